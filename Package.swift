@@ -1,0 +1,39 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Layers (see README "Layout"): model ← GTFS ← store; Geo is a leaf; the CLI sits on top.
+// `Scripts/test.sh` builds with `--explicit-target-dependency-import-check error`, so an
+// import that is not declared here fails the build.
+let package = Package(
+    name: "transit",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "transit", targets: ["TransitCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
+    ],
+    targets: [
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CProj", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
+
+        .target(name: "TransitModel"),
+        .target(name: "GTFS", dependencies: [
+            "TransitModel",
+            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+        ]),
+        .target(name: "Geo", dependencies: ["CProj"]),
+        .target(name: "TransitStore", dependencies: ["TransitModel", "GTFS", "CLibPQ"]),
+        .executableTarget(name: "TransitCLI", dependencies: [
+            "TransitModel", "GTFS", "TransitStore",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .target(name: "TransitTesting", dependencies: ["GTFS", "TransitStore"]),
+
+        .testTarget(name: "TransitModelTests", dependencies: ["TransitModel"]),
+        .testTarget(name: "GTFSTests", dependencies: ["GTFS", "TransitModel", "TransitTesting"]),
+        .testTarget(name: "GeoTests", dependencies: ["Geo"]),
+        .testTarget(name: "TransitStoreTests", dependencies: ["TransitStore", "GTFS", "TransitTesting"]),
+    ]
+)

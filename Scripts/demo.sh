@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The main job on the bundled default feed: imports it into a throwaway PostgreSQL
+# (Scripts/postgres.sh) with a release build of `transit`, then lists the stored feeds.
+#
+#   Scripts/demo.sh                     DEMO_FEED / DEMO_FEED_ID below can be overridden
+#   KEEP_POSTGRES=1 Scripts/demo.sh     leave PostgreSQL running afterwards
+#
+# PostgreSQL is stopped on exit if this script started it, unless KEEP_POSTGRES=1.
+set -euo pipefail
+
+DEMO_FEED="${DEMO_FEED:-Data/bart-2018.zip}"   # GTFS zip, relative to the repository root
+DEMO_FEED_ID="${DEMO_FEED_ID:-bart}"           # feed id it is stored under
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+section() { echo "==> $*" >&2; }
+
+if [ ! -f "$DEMO_FEED" ]; then
+    echo "demo.sh: feed $DEMO_FEED not found (in $(pwd -P))" >&2
+    exit 1
+fi
+
+section setup
+Scripts/setup.sh
+
+section postgres
+started_postgres=0
+if ! Scripts/postgres.sh status >/dev/null 2>&1; then
+    started_postgres=1
+fi
+finish() {
+    [ "$started_postgres" -eq 1 ] || return 0
+    if [ "${KEEP_POSTGRES:-0}" = 1 ]; then
+        echo "==> PostgreSQL keeps running; connect with: eval \"\$(Scripts/postgres.sh start)\"; stop with: Scripts/postgres.sh stop" >&2
+    else
+        Scripts/postgres.sh stop
+        echo "==> PostgreSQL stopped; KEEP_POSTGRES=1 Scripts/demo.sh keeps it running" >&2
+    fi
+}
+trap finish EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+eval "$(Scripts/postgres.sh start)"
+export DATABASE_URL
+
+section build
+swift build -c release --product transit
+transit=.build/release/transit
+
+section "import $DEMO_FEED as $DEMO_FEED_ID"
+"$transit" import "$DEMO_FEED" --feed "$DEMO_FEED_ID"
+
+section feeds
+"$transit" feeds

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Installs the system packages the build, the tests and the benchmarks need, and only the
+# missing ones: silent when everything is there. Non-interactive (works with CI=true and
+# no terminal). Debian/Ubuntu only; elsewhere it says what to install. Swift itself is
+# not installed here, only looked for.
+#
+#   libpq-dev, libproj-dev, proj-data, zlib1g-dev, pkg-config  build (CLibPQ, CProj, zlib)
+#   postgresql (server, only if no /usr/lib/postgresql/*/bin/initdb)  Scripts/postgres.sh
+#   unzip                                                       benchmarks
+set -euo pipefail
+
+if ! command -v swift >/dev/null 2>&1; then
+    echo "setup.sh: swift is not on PATH; install a Swift 6.1+ toolchain (here: /opt/swift/usr/bin)" >&2
+    exit 1
+fi
+
+packages=(libpq-dev libproj-dev proj-data zlib1g-dev pkg-config unzip)
+
+if ! command -v dpkg-query >/dev/null 2>&1; then
+    echo "setup.sh: not a Debian system; install yourself: libpq, PROJ, zlib, pkg-config, a PostgreSQL server, unzip" >&2
+    exit 0
+fi
+
+missing=()
+for package in "${packages[@]}"; do
+    # The same Status line `dpkg -s` prints.
+    if [ "$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null)" != "install ok installed" ]; then
+        missing+=("$package")
+    fi
+done
+# Any installed server version will do; --no-upgrade below keeps an installed one as it is.
+if ! compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
+    missing+=(postgresql)
+fi
+
+if [ ${#missing[@]} -eq 0 ]; then
+    exit 0
+fi
+
+if [ "$(id -u)" -eq 0 ]; then
+    as_root=()
+elif command -v sudo >/dev/null 2>&1; then
+    as_root=(sudo)
+else
+    echo "setup.sh: missing packages: ${missing[*]}" >&2
+    echo "setup.sh: not root and no sudo; as root run: apt-get install --no-install-recommends ${missing[*]}" >&2
+    exit 1
+fi
+
+echo "setup.sh: installing ${missing[*]}" >&2
+apt_get=("${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -q -o DPkg::Lock::Timeout=120)
+"${apt_get[@]}" update >&2
+"${apt_get[@]}" install -y --no-install-recommends --no-upgrade "${missing[@]}" </dev/null >&2

@@ -1,0 +1,666 @@
+import Foundation
+import TransitModel
+
+/// A checked value of one column, handed to a `GTFSRowSink`. `raw` bytes are valid only
+/// during the `row` call that receives them.
+public enum GTFSValue {
+    case null
+    /// integer, enumeration, time (seconds since noon minus 12 h) or line number.
+    case int(Int)
+    case date(ServiceDate)
+    /// Text, an id, a colour, or a checked decimal number: the bytes as written, trimmed.
+    case raw(UnsafeBufferPointer<UInt8>)
+}
+
+/// Receives the rows that passed validation, file by file, in `GTFSSchema.files` order.
+/// Every file in the schema gets a `beginFile`/`endFile` pair, also when the feed lacks it.
+public protocol GTFSRowSink: AnyObject {
+    func beginFile(_ spec: GTFSFileSpec) throws
+    /// One row; `values` has one entry per `spec.columns`, in that order.
+    func row(_ values: UnsafeBufferPointer<GTFSValue>) throws
+    func endFile(_ spec: GTFSFileSpec) throws
+}
+
+/// Rows read and loaded for one file.
+public struct GTFSFileStats: Sendable, Codable, Equatable {
+    public var file: String
+    public var present: Bool
+    public var rowsRead = 0
+    public var rowsLoaded = 0
+    public var rowsSkipped: Int { rowsRead - rowsLoaded }
+    public var bytes = 0
+    public var seconds = 0.0
+}
+
+/// What the loader reports while it works.
+public enum GTFSLoadEvent: Sendable {
+    case fileStarted(file: String, totalBytes: Int?)
+    case progress(file: String, rows: Int, bytesRead: Int, totalBytes: Int?, seconds: Double)
+    case fileFinished(GTFSFileStats)
+}
+
+/// The outcome of reading a whole feed (fatal problems are thrown instead).
+public struct GTFSLoadSummary: Sendable {
+    public var files: [GTFSFileStats] = []
+    public var issues = GTFSIssueLog()
+    /// First and last date on which at least one trip runs.
+    public var firstServiceDate: ServiceDate?
+    public var lastServiceDate: ServiceDate?
+    /// `feed_info.feed_version`, when given.
+    public var feedVersion: String?
+    /// Time zones of the agencies, in file order.
+    public var agencyTimezones: [String] = []
+
+    public func stats(_ file: String) -> GTFSFileStats? { files.first { $0.file == file } }
+    /// Rows loaded per table name (`stop_times` → 583,164).
+    public var rowsLoaded: [String: Int] {
+        Dictionary(uniqueKeysWithValues: files.map { (String($0.file.dropLast(4)), $0.rowsLoaded) })
+    }
+}
+
+/// Reads a feed file by file, checks every row against `GTFSSchema` and the references
+/// between files, and hands the rows that pass to a sink.
+///
+/// Three outcomes per problem (see `GTFSIssue.Severity`): fatal problems throw
+/// `GTFSFatalError` (the caller rolls back); row errors skip the row and are counted
+/// (thrown as fatal when `strict`); warnings and notes are only recorded.
+public final class GTFSFeedLoader {
+    public let source: any GTFSFeedSource
+    public let strict: Bool
+    private let onEvent: ((GTFSLoadEvent) -> Void)?
+
+    private var summary = GTFSLoadSummary()
+
+    // Ids of rows that were loaded, per file (dense indexes).
+    private var agencies = IdTable(capacity: 16)
+    private var agencyLines: [Int] = []
+    private var agenciesUsed: [Bool] = []
+    private var levels = IdTable(capacity: 16)
+    private var stops = IdTable(capacity: 4096)       // every stop_id in stops.txt (first pass)
+    private var stopLoaded: [Bool] = []
+    private var routes = IdTable(capacity: 256)
+    private var calendarServices = IdTable(capacity: 64)
+    private var services = IdTable(capacity: 64)      // calendar ∪ calendar_dates
+    private var shapes = IdTable(capacity: 1024)
+    private var trips = IdTable(capacity: 16_384)
+    private var tripService: [Int32] = []
+    private var pathways = IdTable(capacity: 64)
+    private var compositeKeys = UInt64Set()
+
+    private struct CalendarRow { var service: Int32; var weekdays: [Bool]; var start: ServiceDate; var end: ServiceDate }
+    private var calendarRows: [CalendarRow] = []
+    private var calendarExceptions: [(service: Int32, date: ServiceDate, added: Bool)] = []
+
+    public init(source: any GTFSFeedSource, strict: Bool = false, onEvent: ((GTFSLoadEvent) -> Void)? = nil) {
+        self.source = source
+        self.strict = strict
+        self.onEvent = onEvent
+    }
+
+    /// Reads the whole feed into `sink`. Throws `GTFSFatalError` on a fatal problem (and on
+    /// the first row error when `strict`); errors thrown by the sink pass through.
+    public func load(into sink: GTFSRowSink) throws -> GTFSLoadSummary {
+        let present = Set(source.fileNames)
+        for spec in GTFSSchema.files where spec.required && !present.contains(spec.fileName) {
+            throw GTFSFatalError(GTFSIssue(.fatal, "MISSING_FILE", file: spec.fileName,
+                                           "this required file is not in the feed"))
+        }
+        if !present.contains("calendar.txt") && !present.contains("calendar_dates.txt") {
+            throw GTFSFatalError(GTFSIssue(.fatal, "MISSING_FILE", file: "calendar.txt",
+                                           "the feed has neither calendar.txt nor calendar_dates.txt, so no trip has a service day"))
+        }
+        for name in source.fileNames where GTFSSchema.spec(forFile: name) == nil {
+            let known = GTFSSchema.knownButSkipped.contains(name)
+            summary.issues.add(GTFSIssue(.note, known ? "FILE_NOT_LOADED" : "UNKNOWN_FILE", file: name,
+                                         known ? "a GTFS file this importer does not load yet; skipped"
+                                               : "not a GTFS Schedule file; ignored"))
+        }
+        for spec in GTFSSchema.files {
+            try loadFile(spec, present: present.contains(spec.fileName), sink: sink)
+        }
+        for i in 0..<agencies.count where !agenciesUsed[i] {
+            summary.issues.add(GTFSIssue(.warning, "UNUSED_AGENCY", file: "agency.txt", line: agencyLines[i],
+                                         field: "agency_id", value: agencies.key(Int32(i)), "no route refers to this agency"))
+        }
+        computeServicePeriod()
+        return summary
+    }
+
+    // MARK: - One file
+
+    private struct FileContext {
+        let spec: GTFSFileSpec
+        /// Header column position -> spec column index (or -1: not loaded).
+        var map: [Int] = []
+        var headerFields = 0
+        var headerNames: [String] = []
+        var sawHeader = false
+        var stats: GTFSFileStats
+    }
+
+    private func loadFile(_ spec: GTFSFileSpec, present: Bool, sink: GTFSRowSink) throws {
+        let started = Date()
+        var ctx = FileContext(spec: spec, stats: GTFSFileStats(file: spec.fileName, present: present))
+        try sink.beginFile(spec)
+        defer { onEvent?(.fileFinished(ctx.stats)) }
+        guard present else {
+            try sink.endFile(spec)
+            return
+        }
+        let total = source.size(of: spec.fileName)
+        onEvent?(.fileStarted(file: spec.fileName, totalBytes: total))
+        if spec == GTFSSchema.stops { try prescanStops() }
+
+        let values = UnsafeMutableBufferPointer<GTFSValue>.allocate(capacity: spec.columns.count)
+        defer { values.deallocate() }
+        let parser = CSVParser()
+        var firstChunk = true
+        var nextProgress = 100_000
+        let handle: (CSVParser.Record) throws -> Void = { record in
+            if !ctx.sawHeader {
+                try self.readHeader(record, &ctx)
+                return
+            }
+            ctx.stats.rowsRead += 1
+            if try self.validateRow(record, ctx: ctx, values: values) {
+                try sink.row(UnsafeBufferPointer(values))
+                ctx.stats.rowsLoaded += 1
+            }
+            if ctx.stats.rowsRead >= nextProgress {
+                nextProgress += 100_000
+                self.onEvent?(.progress(file: spec.fileName, rows: ctx.stats.rowsRead, bytesRead: parser.bytesConsumed,
+                                        totalBytes: total, seconds: Date().timeIntervalSince(started)))
+            }
+        }
+        try source.read(spec.fileName) { chunk in
+            if firstChunk {
+                firstChunk = false
+                if chunk.prefix(4096).contains(0) {
+                    throw GTFSFatalError(GTFSIssue(.fatal, "NOT_CSV", file: spec.fileName, line: 1,
+                                                   "the file holds binary data (a NUL byte), not comma-separated text"))
+                }
+            }
+            try parser.feed(chunk, handle)
+        }
+        try parser.finish(handle)
+        ctx.stats.bytes = parser.bytesConsumed
+        if !ctx.sawHeader && spec.required {
+            throw GTFSFatalError(GTFSIssue(.fatal, "MISSING_HEADER", file: spec.fileName, line: 1,
+                                           "the file is empty: a header line naming the columns is required"))
+        }
+        try sink.endFile(spec)
+        ctx.stats.seconds = Date().timeIntervalSince(started)
+        summary.files.append(ctx.stats)
+    }
+
+    private func readHeader(_ record: CSVParser.Record, _ ctx: inout FileContext) throws {
+        ctx.sawHeader = true
+        let file = ctx.spec.fileName
+        ctx.map = Array(repeating: -1, count: record.count)
+        ctx.headerFields = record.count
+        var seen = Set<String>()
+        for i in 0..<record.count {
+            let bytes = trim(record[i])
+            guard let name = String(validating: bytes, as: UTF8.self), !name.contains("\0") else {
+                throw GTFSFatalError(GTFSIssue(.fatal, "NOT_CSV", file: file, line: record.line, field: "column \(i + 1)",
+                                               "the header line is not UTF-8 text"))
+            }
+            ctx.headerNames.append(name)
+            if !seen.insert(name).inserted {
+                summary.issues.add(GTFSIssue(.warning, "DUPLICATE_COLUMN", file: file, line: record.line, field: name,
+                                             "this column is named twice; the first one is used"))
+                continue
+            }
+            if let col = ctx.spec.columnIndex(name), ctx.spec.columns[col].kind != .lineNumber {
+                ctx.map[i] = col
+            } else if !name.isEmpty {
+                summary.issues.add(GTFSIssue(.note, "EXTRA_COLUMN", file: file, line: record.line, field: name,
+                                             "not a column this importer loads; ignored"))
+            }
+        }
+        for column in ctx.spec.columns where column.headerRequired && !ctx.headerNames.contains(column.name) {
+            throw GTFSFatalError(GTFSIssue(.fatal, "MISSING_COLUMN", file: file, line: record.line, field: column.name,
+                                           "the required column \(column.name) is not in the header"))
+        }
+    }
+
+    // MARK: - Rows
+
+    private func rowError(_ code: String, _ ctx: FileContext, _ line: Int, field: String?, value: String?,
+                          _ message: String) throws {
+        let issue = GTFSIssue(.rowError, code, file: ctx.spec.fileName, line: line, field: field, value: value, message)
+        if strict { throw GTFSFatalError(issue) }
+        summary.issues.add(issue)
+    }
+
+    private func warning(_ code: String, _ ctx: FileContext, _ line: Int, field: String?, value: String?,
+                         _ message: String) {
+        summary.issues.add(GTFSIssue(.warning, code, file: ctx.spec.fileName, line: line, field: field, value: value, message))
+    }
+
+    /// Fills `values` from the record; returns false (after recording why) when the row
+    /// is skipped.
+    private func validateRow(_ record: CSVParser.Record, ctx: FileContext,
+                             values: UnsafeMutableBufferPointer<GTFSValue>) throws -> Bool {
+        let spec = ctx.spec
+        let line = record.line
+        if record.unterminatedQuote {
+            try rowError("UNTERMINATED_QUOTE", ctx, line, field: nil, value: nil,
+                         "a quoted field is never closed before the end of the file")
+            return false
+        }
+        if record.count != ctx.headerFields {
+            var extraIsEmpty = record.count > ctx.headerFields
+            if extraIsEmpty { for i in ctx.headerFields..<record.count where !trim(record[i]).isEmpty { extraIsEmpty = false } }
+            if !extraIsEmpty {
+                try rowError("WRONG_FIELD_COUNT", ctx, line, field: nil, value: nil,
+                             "the row has \(record.count) fields but the header has \(ctx.headerFields)"
+                             + (record.count < ctx.headerFields ? " (a cut-off line?)" : ""))
+                return false
+            }
+        }
+        for i in 0..<values.count { values[i] = .null }
+        for i in 0..<min(record.count, ctx.headerFields) {
+            let col = ctx.map[i]
+            if col < 0 { continue }
+            let column = spec.columns[col]
+            let bytes = trim(record[i])
+            if bytes.isEmpty { continue }
+            if let value = parse(bytes, column.kind) {
+                values[col] = value
+            } else {
+                let (code, message) = describeInvalid(column.kind, bytes)
+                let shown = String(decoding: bytes, as: UTF8.self)
+                if column.rule == .optionalLenient {
+                    warning(code, ctx, line, field: column.name, value: shown, message + "; stored as empty")
+                } else {
+                    try rowError(code, ctx, line, field: column.name, value: shown, message)
+                    return false
+                }
+            }
+        }
+        for (col, column) in spec.columns.enumerated() {
+            if column.kind == .lineNumber { values[col] = .int(line); continue }
+            if column.rule == .required, case .null = values[col] {
+                try rowError("MISSING_VALUE", ctx, line, field: column.name, value: nil, "a value is required here")
+                return false
+            }
+        }
+        return try checkReferences(spec, ctx: ctx, line: line, values: values)
+    }
+
+    // MARK: - Rules between files
+
+    private func text(_ v: GTFSValue) -> UnsafeBufferPointer<UInt8>? {
+        if case .raw(let b) = v { return b }
+        return nil
+    }
+    private func int(_ v: GTFSValue) -> Int? {
+        if case .int(let i) = v { return i }
+        return nil
+    }
+    private func string(_ v: GTFSValue) -> String? { text(v).map { String(decoding: $0, as: UTF8.self) } }
+
+    private func duplicate(_ ctx: FileContext, _ line: Int, _ field: String, _ value: GTFSValue) throws -> Bool {
+        try rowError("DUPLICATE_KEY", ctx, line, field: field, value: string(value),
+                     "this \(ctx.spec.key.joined(separator: " and ")) is already used by an earlier row; the first is kept")
+        return false
+    }
+
+    private static var emptyBytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: nil, count: 0) }
+
+    private func checkReferences(_ spec: GTFSFileSpec, ctx: FileContext, line: Int,
+                                 values v: UnsafeMutableBufferPointer<GTFSValue>) throws -> Bool {
+        switch spec.fileName {
+        case "stop_times.txt":
+            guard let trip = trips.find(text(v[0])!) else {
+                try rowError("UNKNOWN_TRIP", ctx, line, field: "trip_id", value: string(v[0]), "no trip with this trip_id in trips.txt")
+                return false
+            }
+            guard let stop = stops.find(text(v[3])!), stopLoaded[Int(stop)] else {
+                try rowError("UNKNOWN_STOP", ctx, line, field: "stop_id", value: string(v[3]), "no stop with this stop_id in stops.txt")
+                return false
+            }
+            if !compositeKeys.insert(UInt64(UInt32(bitPattern: trip)) << 32 | UInt64(int(v[4])!)) {
+                return try duplicate(ctx, line, "stop_sequence", v[4])
+            }
+            return true
+
+        case "agency.txt":
+            let id = text(v[0]) ?? Self.emptyBytes
+            if TimeZone(identifier: string(v[3])!) == nil {
+                try rowError("BAD_TIMEZONE", ctx, line, field: "agency_timezone", value: string(v[3]),
+                             "not an IANA time zone name such as Europe/Warsaw")
+                return false
+            }
+            guard agencies.insert(id).inserted else { return try duplicate(ctx, line, "agency_id", v[0]) }
+            agencyLines.append(line)
+            agenciesUsed.append(false)
+            summary.agencyTimezones.append(string(v[3])!)
+            return true
+
+        case "levels.txt":
+            return levels.insert(text(v[0])!).inserted ? true : try duplicate(ctx, line, "level_id", v[0])
+
+        case "stops.txt":
+            let locationType = int(v[9]) ?? 0
+            let hasLat: Bool = { if case .null = v[5] { return false }; return true }()
+            let hasLon: Bool = { if case .null = v[6] { return false }; return true }()
+            var parentKnown = false
+            if let parent = text(v[10]) {
+                parentKnown = stops.find(parent).map { stopLoadedOrPending(Int($0)) } ?? false
+                if !parentKnown {
+                    warning("DANGLING_PARENT", ctx, line, field: "parent_station", value: string(v[10]),
+                            "no stop with this id in stops.txt")
+                }
+            }
+            if hasLat != hasLon {
+                try rowError("NO_COORDINATES", ctx, line, field: hasLat ? "stop_lon" : "stop_lat", value: nil,
+                             "stop_lat and stop_lon must be given together")
+                return false
+            }
+            if !hasLat && locationType <= 2 && !parentKnown {
+                try rowError("NO_COORDINATES", ctx, line, field: "stop_lat", value: nil,
+                             "a stop, station or entrance needs coordinates, or a parent station to take them from")
+                return false
+            }
+            let idx = Int(stops.find(text(v[0])!)!)
+            if stopLoaded[idx] { return try duplicate(ctx, line, "stop_id", v[0]) }
+            stopLoaded[idx] = true
+            return true
+
+        case "routes.txt":
+            if let agency = text(v[1]) {
+                guard let a = agencies.find(agency) else {
+                    try rowError("UNKNOWN_AGENCY", ctx, line, field: "agency_id", value: string(v[1]), "no agency with this agency_id in agency.txt")
+                    return false
+                }
+                agenciesUsed[Int(a)] = true
+            } else if agencies.count > 1 {
+                try rowError("MISSING_VALUE", ctx, line, field: "agency_id", value: nil,
+                             "agency_id is required when the feed has several agencies")
+                return false
+            } else if agencies.count == 1 {
+                agenciesUsed[0] = true
+            }
+            let type = int(v[5])!
+            if !(0...7).contains(type) && type != 11 && type != 12 && !(100...1799).contains(type) {
+                try rowError("BAD_VALUE", ctx, line, field: "route_type", value: String(type),
+                             "not a GTFS route type (0–7, 11, 12, or an extended type 100–1799)")
+                return false
+            }
+            return routes.insert(text(v[0])!).inserted ? true : try duplicate(ctx, line, "route_id", v[0])
+
+        case "calendar.txt":
+            guard case .date(let start) = v[8], case .date(let end) = v[9] else { return false }
+            if end < start {
+                try rowError("BAD_DATE_RANGE", ctx, line, field: "end_date", value: end.description, "end_date is before start_date")
+                return false
+            }
+            guard calendarServices.insert(text(v[0])!).inserted else { return try duplicate(ctx, line, "service_id", v[0]) }
+            let service = services.insert(text(v[0])!).index
+            calendarRows.append(CalendarRow(service: service, weekdays: (1...7).map { int(v[$0]) == 1 }, start: start, end: end))
+            return true
+
+        case "calendar_dates.txt":
+            guard case .date(let date) = v[1] else { return false }
+            let service = services.insert(text(v[0])!).index
+            let key = UInt64(3) << 62 | UInt64(UInt32(bitPattern: service)) << 32 | UInt64(UInt32(bitPattern: date.daysSinceEpoch))
+            guard compositeKeys.insert(key) else { return try duplicate(ctx, line, "date", v[1]) }
+            calendarExceptions.append((service, date, int(v[2]) == 1))
+            return true
+
+        case "shapes.txt":
+            let shape = shapes.insert(text(v[0])!).index
+            let key = UInt64(1) << 62 | UInt64(UInt32(bitPattern: shape)) << 32 | UInt64(int(v[3])!)
+            return compositeKeys.insert(key) ? true : try duplicate(ctx, line, "shape_pt_sequence", v[3])
+
+        case "trips.txt":
+            guard routes.find(text(v[0])!) != nil else {
+                try rowError("UNKNOWN_ROUTE", ctx, line, field: "route_id", value: string(v[0]), "no route with this route_id in routes.txt")
+                return false
+            }
+            guard let service = services.find(text(v[1])!) else {
+                try rowError("UNKNOWN_SERVICE", ctx, line, field: "service_id", value: string(v[1]),
+                             "no service with this service_id in calendar.txt or calendar_dates.txt")
+                return false
+            }
+            if let shape = text(v[7]), shapes.find(shape) == nil {
+                warning("UNKNOWN_SHAPE", ctx, line, field: "shape_id", value: string(v[7]), "no shape with this shape_id in shapes.txt; stored anyway")
+            }
+            guard trips.insert(text(v[2])!).inserted else { return try duplicate(ctx, line, "trip_id", v[2]) }
+            tripService.append(service)
+            return true
+
+        case "frequencies.txt":
+            guard let trip = trips.find(text(v[0])!) else {
+                try rowError("UNKNOWN_TRIP", ctx, line, field: "trip_id", value: string(v[0]), "no trip with this trip_id in trips.txt")
+                return false
+            }
+            if int(v[2])! <= int(v[1])! {
+                try rowError("BAD_TIME_RANGE", ctx, line, field: "end_time", value: nil, "end_time is not after start_time")
+                return false
+            }
+            let key = UInt64(2) << 62 | UInt64(UInt32(bitPattern: trip)) << 32 | UInt64(int(v[1])!)
+            return compositeKeys.insert(key) ? true : try duplicate(ctx, line, "start_time", v[1])
+
+        case "transfers.txt":
+            for (col, name) in [(0, "from_stop_id"), (1, "to_stop_id")] {
+                if let id = text(v[col]), stops.find(id).map({ stopLoaded[Int($0)] }) != true {
+                    warning("UNKNOWN_STOP", ctx, line, field: name, value: string(v[col]),
+                            "no stop with this id in stops.txt; the transfer is kept but cannot be used")
+                }
+            }
+            for (col, name) in [(2, "from_route_id"), (3, "to_route_id")] {
+                if let id = text(v[col]), routes.find(id) == nil {
+                    warning("UNKNOWN_ROUTE", ctx, line, field: name, value: string(v[col]), "no route with this id in routes.txt")
+                }
+            }
+            for (col, name) in [(4, "from_trip_id"), (5, "to_trip_id")] {
+                if let id = text(v[col]), trips.find(id) == nil {
+                    warning("UNKNOWN_TRIP", ctx, line, field: name, value: string(v[col]), "no trip with this id in trips.txt")
+                }
+            }
+            return true
+
+        case "pathways.txt":
+            for (col, name) in [(1, "from_stop_id"), (2, "to_stop_id")] {
+                guard let s = stops.find(text(v[col])!), stopLoaded[Int(s)] else {
+                    try rowError("UNKNOWN_STOP", ctx, line, field: name, value: string(v[col]), "no stop with this id in stops.txt")
+                    return false
+                }
+            }
+            return pathways.insert(text(v[0])!).inserted ? true : try duplicate(ctx, line, "pathway_id", v[0])
+
+        case "feed_info.txt":
+            if summary.feedVersion == nil { summary.feedVersion = string(v[6]) }
+            return true
+
+        default:
+            return true
+        }
+    }
+
+    /// A parent named before its child is already loaded; one named after it is still
+    /// to come: both count as known, since the first pass saw every stop_id.
+    private func stopLoadedOrPending(_ index: Int) -> Bool { index < stopLoaded.count }
+
+    /// First pass over stops.txt: every stop_id, so that parent_station can name a station
+    /// that comes later in the file.
+    private func prescanStops() throws {
+        let parser = CSVParser()
+        var idColumn = -1
+        var header = true
+        let handle: (CSVParser.Record) throws -> Void = { record in
+            if header {
+                header = false
+                for i in 0..<record.count where String(decoding: self.trim(record[i]), as: UTF8.self) == "stop_id" { idColumn = i }
+                return
+            }
+            if idColumn >= 0 && idColumn < record.count {
+                let id = self.trim(record[idColumn])
+                if !id.isEmpty { self.stops.insert(id) }
+            }
+        }
+        try source.read("stops.txt") { try parser.feed($0, handle) }
+        try parser.finish(handle)
+        stopLoaded = Array(repeating: false, count: stops.count)
+    }
+
+    // MARK: - Service period
+
+    /// First and last date on which a trip of the feed runs (calendar with its weekdays,
+    /// minus removed dates, plus added dates), over services that trips use.
+    private func computeServicePeriod() {
+        var used = Array(repeating: false, count: services.count)
+        for s in tripService { used[Int(s)] = true }
+        var removed = Set<Int64>()
+        var first: ServiceDate?, last: ServiceDate?
+        func note(_ d: ServiceDate) {
+            if first == nil || d < first! { first = d }
+            if last == nil || d > last! { last = d }
+        }
+        for e in calendarExceptions {
+            if e.added { if used[Int(e.service)] { note(e.date) } } else {
+                removed.insert(Int64(e.service) << 32 | Int64(e.date.daysSinceEpoch))
+            }
+        }
+        for row in calendarRows where used[Int(row.service)] && row.weekdays.contains(true) {
+            func runs(_ d: ServiceDate) -> Bool {
+                row.weekdays[d.weekday] && !removed.contains(Int64(row.service) << 32 | Int64(d.daysSinceEpoch))
+            }
+            var d = row.start
+            while d <= row.end && !runs(d) { d = d.adding(days: 1) }
+            if d <= row.end { note(d) }
+            var e = row.end
+            while e >= row.start && !runs(e) { e = e.adding(days: -1) }
+            if e >= row.start { note(e) }
+        }
+        summary.firstServiceDate = first
+        summary.lastServiceDate = last
+    }
+
+    // MARK: - Field parsing
+
+    @inline(__always)
+    func trim(_ b: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        var lo = 0, hi = b.count
+        while lo < hi && (b[lo] == 0x20 || b[lo] == 0x09) { lo += 1 }
+        while hi > lo && (b[hi - 1] == 0x20 || b[hi - 1] == 0x09) { hi -= 1 }
+        if lo == 0 && hi == b.count { return b }
+        return UnsafeBufferPointer(rebasing: b[lo..<hi])
+    }
+
+    private func parse(_ b: UnsafeBufferPointer<UInt8>, _ kind: GTFSFieldKind) -> GTFSValue? {
+        switch kind {
+        case .text, .id:
+            return FieldParsing.isValidText(b) ? .raw(b) : nil
+        case .time:
+            return ServiceTime.parse(b).map { .int(Int($0.seconds)) }
+        case .integer(let range):
+            guard let i = FieldParsing.integer(b), range.contains(i) else { return nil }
+            return .int(i)
+        case .enumeration(let allowed):
+            guard let i = FieldParsing.integer(b), allowed.contains(i) else { return nil }
+            return .int(i)
+        case .double:
+            return FieldParsing.decimal(b) != nil ? .raw(b) : nil
+        case .nonNegativeDouble:
+            guard let d = FieldParsing.decimal(b), d >= 0 else { return nil }
+            return .raw(b)
+        case .latitude:
+            guard let d = FieldParsing.decimal(b), d >= -90 && d <= 90 else { return nil }
+            return .raw(b)
+        case .longitude:
+            guard let d = FieldParsing.decimal(b), d >= -180 && d <= 180 else { return nil }
+            return .raw(b)
+        case .date:
+            return ServiceDate.parse(b).map { .date($0) }
+        case .color:
+            guard b.count == 6, b.allSatisfy({ FieldParsing.isHexDigit($0) }) else { return nil }
+            return .raw(b)
+        case .lineNumber:
+            return nil
+        }
+    }
+
+    private func describeInvalid(_ kind: GTFSFieldKind, _ b: UnsafeBufferPointer<UInt8>) -> (String, String) {
+        switch kind {
+        case .text, .id:
+            return b.contains(0) ? ("INVALID_TEXT", "text may not contain a NUL byte") : ("INVALID_UTF8", "not valid UTF-8 text")
+        case .time: return ("BAD_TIME", "not a time of the form H:MM:SS (hours may pass 23)")
+        case .integer(let r): return ("BAD_NUMBER", "not a whole number from \(r.lowerBound) to \(r.upperBound)")
+        case .enumeration(let a): return ("BAD_VALUE", "not one of the allowed values \(a.map(String.init).joined(separator: ", "))")
+        case .double: return ("BAD_NUMBER", "not a decimal number")
+        case .nonNegativeDouble: return ("BAD_NUMBER", "not a decimal number of 0 or more")
+        case .latitude: return ("BAD_COORDINATE", "not a latitude from -90 to 90 degrees")
+        case .longitude: return ("BAD_COORDINATE", "not a longitude from -180 to 180 degrees")
+        case .date: return ("BAD_DATE", "not a date of the form YYYYMMDD")
+        case .color: return ("BAD_COLOR", "not a colour of six hex digits such as FFCC00")
+        case .lineNumber: return ("BAD_VALUE", "")
+        }
+    }
+}
+
+/// Allocation-free checks of field bytes.
+public enum FieldParsing {
+    @inline(__always)
+    public static func isHexDigit(_ c: UInt8) -> Bool {
+        (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66)
+    }
+
+    /// True for UTF-8 text without NUL bytes (PostgreSQL's text cannot hold one).
+    @inline(__always)
+    public static func isValidText(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        var ascii = true
+        for c in b {
+            if c == 0 { return false }
+            if c >= 0x80 { ascii = false }
+        }
+        return ascii || String(validating: b, as: UTF8.self) != nil
+    }
+
+    /// An optionally signed decimal integer, or nil.
+    public static func integer(_ b: UnsafeBufferPointer<UInt8>) -> Int? {
+        var i = 0, negative = false
+        if i < b.count && (b[i] == 0x2D || b[i] == 0x2B) { negative = b[i] == 0x2D; i += 1 }
+        guard i < b.count, b.count - i <= 18 else { return nil }
+        var v = 0
+        while i < b.count {
+            let d = Int(b[i]) &- 0x30
+            guard d >= 0 && d <= 9 else { return nil }
+            v = v * 10 + d
+            i += 1
+        }
+        return negative ? -v : v
+    }
+
+    /// A decimal number as PostgreSQL's `float8in` reads it (`-12.5`, `.5`, `1e-3`), or nil.
+    /// The value is approximate (good for range checks); the stored value is the text.
+    public static func decimal(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
+        var i = 0, negative = false
+        if i < b.count && (b[i] == 0x2D || b[i] == 0x2B) { negative = b[i] == 0x2D; i += 1 }
+        var mantissa = 0.0, digits = 0, scale = 0
+        while i < b.count, b[i] >= 0x30 && b[i] <= 0x39 { mantissa = mantissa * 10 + Double(b[i] - 0x30); digits += 1; i += 1 }
+        if i < b.count && b[i] == 0x2E {
+            i += 1
+            while i < b.count, b[i] >= 0x30 && b[i] <= 0x39 {
+                mantissa = mantissa * 10 + Double(b[i] - 0x30); digits += 1; scale -= 1; i += 1
+            }
+        }
+        guard digits > 0 else { return nil }
+        if i < b.count && (b[i] == 0x65 || b[i] == 0x45) {
+            i += 1
+            var expNegative = false
+            if i < b.count && (b[i] == 0x2D || b[i] == 0x2B) { expNegative = b[i] == 0x2D; i += 1 }
+            var e = 0, expDigits = 0
+            while i < b.count, b[i] >= 0x30 && b[i] <= 0x39, e < 10_000 { e = e * 10 + Int(b[i] - 0x30); expDigits += 1; i += 1 }
+            guard expDigits > 0 else { return nil }
+            scale += expNegative ? -e : e
+        }
+        guard i == b.count, scale > -300 && scale < 300 else { return nil }
+        let v = mantissa * pow(10.0, Double(scale))
+        guard v.isFinite else { return nil }
+        return negative ? -v : v
+    }
+}

@@ -1,0 +1,143 @@
+/// Interns byte-string ids (`stop_id`, `trip_id`, …) into dense `Int32` indexes.
+///
+/// Hand-written open addressing over one byte arena instead of `[String: Int32]`: the
+/// importer looks up two ids per stop time, and building a `String` per lookup costs more
+/// than the rest of the row's validation. Indexes are dense, in insertion order.
+public struct IdTable: Sendable {
+    private var arena: [UInt8] = []
+    /// Id index -> start of its bytes in `arena`; one extra entry marks the end.
+    private var starts: [Int32] = [0]
+    /// Hash slot -> id index, or -1 when empty. Always a power of two in size.
+    private var slots: [Int32]
+    private var hashes: [UInt32] = []
+
+    public init(capacity: Int = 1024) {
+        var n = 16
+        while n < capacity * 2 { n <<= 1 }
+        slots = Array(repeating: -1, count: n)
+        hashes.reserveCapacity(capacity)
+    }
+
+    /// Number of distinct ids.
+    public var count: Int { starts.count - 1 }
+
+    @inline(__always)
+    private static func hash(_ key: UnsafeBufferPointer<UInt8>) -> UInt32 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in key { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+        return UInt32(truncatingIfNeeded: h ^ (h >> 32))
+    }
+
+    @inline(__always)
+    private func equals(_ index: Int32, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+        let s = Int(starts[Int(index)]), e = Int(starts[Int(index) + 1])
+        guard e - s == key.count else { return false }
+        return arena.withUnsafeBufferPointer { a in
+            key.count == 0 || memcmpBytes(a.baseAddress! + s, key.baseAddress!, key.count)
+        }
+    }
+
+    /// The index of `key`, or nil.
+    public func find(_ key: UnsafeBufferPointer<UInt8>) -> Int32? {
+        let h = IdTable.hash(key)
+        let mask = slots.count - 1
+        var slot = Int(h) & mask
+        while true {
+            let idx = slots[slot]
+            if idx < 0 { return nil }
+            if hashes[Int(idx)] == h && equals(idx, key) { return idx }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    /// Adds `key` if new. Returns its index and whether it was inserted.
+    @discardableResult
+    public mutating func insert(_ key: UnsafeBufferPointer<UInt8>) -> (index: Int32, inserted: Bool) {
+        if (count + 1) * 2 > slots.count { grow() }
+        let h = IdTable.hash(key)
+        let mask = slots.count - 1
+        var slot = Int(h) & mask
+        while true {
+            let idx = slots[slot]
+            if idx < 0 { break }
+            if hashes[Int(idx)] == h && equals(idx, key) { return (idx, false) }
+            slot = (slot + 1) & mask
+        }
+        let newIndex = Int32(count)
+        arena.append(contentsOf: key)
+        starts.append(Int32(arena.count))
+        hashes.append(h)
+        slots[slot] = newIndex
+        return (newIndex, true)
+    }
+
+    public func find(_ key: String) -> Int32? {
+        var k = key
+        return k.withUTF8 { find($0) }
+    }
+
+    @discardableResult
+    public mutating func insert(_ key: String) -> (index: Int32, inserted: Bool) {
+        var k = key
+        return k.withUTF8 { insert($0) }
+    }
+
+    /// The id at `index`.
+    public func key(_ index: Int32) -> String {
+        let s = Int(starts[Int(index)]), e = Int(starts[Int(index) + 1])
+        return String(decoding: arena[s..<e], as: UTF8.self)
+    }
+
+    private mutating func grow() {
+        var newSlots = Array(repeating: Int32(-1), count: slots.count * 2)
+        let mask = newSlots.count - 1
+        for i in 0..<count {
+            var slot = Int(hashes[i]) & mask
+            while newSlots[slot] >= 0 { slot = (slot + 1) & mask }
+            newSlots[slot] = Int32(i)
+        }
+        slots = newSlots
+    }
+}
+
+@inline(__always)
+func memcmpBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+    var i = 0
+    while i < n { if a[i] != b[i] { return false }; i += 1 }
+    return true
+}
+
+/// A set of 64-bit keys (open addressing), for composite keys such as
+/// (trip index, stop_sequence): 8 bytes a key at most half full.
+public struct UInt64Set: Sendable {
+    private var slots: [UInt64]
+    public private(set) var count = 0
+
+    public init(capacity: Int = 1024) {
+        var n = 16
+        while n < capacity * 2 { n <<= 1 }
+        slots = Array(repeating: 0, count: n)
+    }
+
+    /// Inserts `key`; false when it was already there.
+    @inline(__always)
+    public mutating func insert(_ key: UInt64) -> Bool {
+        if (count + 1) * 2 > slots.count { grow() }
+        let stored = key &+ 1  // 0 marks an empty slot
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: (stored &* 0x9E37_79B9_7F4A_7C15) >> 20) & mask
+        while true {
+            let v = slots[slot]
+            if v == 0 { slots[slot] = stored; count += 1; return true }
+            if v == stored { return false }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    private mutating func grow() {
+        let old = slots
+        slots = Array(repeating: 0, count: old.count * 2)
+        count = 0
+        for v in old where v != 0 { _ = insert(v &- 1) }
+    }
+}

@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import GTFS
+import TransitStore
+
+@main
+struct Transit: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "transit",
+        abstract: "A transit routing service: GTFS feeds into PostgreSQL, and trips across them.",
+        subcommands: [ImportCommand.self, FeedsCommand.self]
+    )
+}
+
+/// Where the database is: `--database`, else `DATABASE_URL`.
+struct DatabaseOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("PostgreSQL connection URL (default: $DATABASE_URL).", valueName: "url"))
+    var database: String?
+
+    func connect() throws -> PGConnection {
+        guard let url = database ?? ProcessInfo.processInfo.environment["DATABASE_URL"], !url.isEmpty else {
+            throw CLIError("no database given: set DATABASE_URL or pass --database (start one with: eval \"$(Scripts/postgres.sh start)\")")
+        }
+        do { return try PGConnection(url: url) } catch let e as StoreError { throw CLIError(e.message) }
+    }
+}
+
+/// A message for the person at the terminal; printed without a stack trace, exit 1.
+struct CLIError: Error, CustomStringConvertible {
+    let description: String
+    init(_ message: String) { description = message }
+}
+
+enum Output {
+    static let stdoutIsTerminal = isatty(STDOUT_FILENO) == 1
+    static let stderrIsTerminal = isatty(STDERR_FILENO) == 1
+
+    static func err(_ s: String) { FileHandle.standardError.write(Data((s + "\n").utf8)) }
+    static func errRaw(_ s: String) { FileHandle.standardError.write(Data(s.utf8)) }
+
+    static func grouped(_ n: Int) -> String {
+        let s = String(n)
+        var out = ""
+        for (i, c) in s.reversed().enumerated() {
+            if i > 0 && i % 3 == 0 && c != "-" { out.append(",") }
+            out.append(c)
+        }
+        return String(out.reversed())
+    }
+
+    static func seconds(_ s: Double) -> String { String(format: s < 10 ? "%.2f s" : "%.1f s", s) }
+
+    static func rate(_ rows: Int, _ seconds: Double) -> String {
+        guard seconds > 0.001 else { return "" }
+        let r = Double(rows) / seconds
+        return r >= 1_000_000 ? String(format: "%.2fM rows/s", r / 1_000_000) : String(format: "%.0fk rows/s", r / 1000)
+    }
+
+    static func pad(_ s: String, _ n: Int, right: Bool = false) -> String {
+        s.count >= n ? s : (right ? String(repeating: " ", count: n - s.count) + s : s + String(repeating: " ", count: n - s.count))
+    }
+}
+
+func runReportingErrors(_ body: () throws -> Void) throws {
+    do { try body() } catch let e as CLIError {
+        Output.err("error: \(e.description)")
+        throw ExitCode.failure
+    } catch let e as StoreError {
+        Output.err("error: \(e.message)")
+        throw ExitCode.failure
+    }
+}

@@ -1,0 +1,163 @@
+import CLibPQ
+import Foundation
+
+/// An error at the database boundary: a code, a plain message, and libpq's own words.
+public struct StoreError: Error, Sendable, CustomStringConvertible {
+    public enum Code: String, Sendable {
+        case connectionFailed = "DATABASE_UNREACHABLE"
+        case queryFailed = "QUERY_FAILED"
+        case copyFailed = "COPY_FAILED"
+        case badFeedId = "BAD_FEED_ID"
+        case feedNotFound = "FEED_NOT_FOUND"
+    }
+    public let code: Code
+    public let message: String
+    /// PostgreSQL's SQLSTATE, when the server sent one.
+    public let sqlState: String?
+
+    public init(_ code: Code, _ message: String, sqlState: String? = nil) {
+        self.code = code
+        self.message = message
+        self.sqlState = sqlState
+    }
+    public var description: String { message }
+}
+
+/// A PostgreSQL connection through libpq. Not shared between threads.
+public final class PGConnection {
+    private let conn: OpaquePointer
+
+    /// The connection string with any password hidden, for messages.
+    public let displayURL: String
+
+    /// Connects; throws `StoreError.connectionFailed` with libpq's reason and what to do.
+    public init(url: String) throws {
+        displayURL = PGConnection.redact(url)
+        guard let c = PQconnectdb(url) else {
+            throw StoreError(.connectionFailed, "cannot reach PostgreSQL at \(PGConnection.redact(url)): out of memory")
+        }
+        if PQstatus(c) != CONNECTION_OK {
+            let reason = String(cString: PQerrorMessage(c)).trimmingCharacters(in: .whitespacesAndNewlines)
+                .replacingOccurrences(of: "\n", with: " ")
+            PQfinish(c)
+            throw StoreError(.connectionFailed,
+                             "cannot reach PostgreSQL at \(PGConnection.redact(url)): \(reason); start one with Scripts/postgres.sh start")
+        }
+        conn = c
+        try execute("SET client_min_messages = warning")
+    }
+
+    deinit { PQfinish(conn) }
+
+    /// Hides the password of a `postgresql://user:password@host/db` URL or `password=…` pair.
+    public static func redact(_ url: String) -> String {
+        var s = url
+        if let r = s.range(of: #"://[^/@:]*:[^/@]*@"#, options: .regularExpression) {
+            let user = s[r].dropFirst(3).prefix { $0 != ":" }
+            s.replaceSubrange(r, with: "://\(user):***@")
+        }
+        if let r = s.range(of: #"password=[^ &]*"#, options: .regularExpression) { s.replaceSubrange(r, with: "password=***") }
+        return s
+    }
+
+    private func lastError() -> String {
+        String(cString: PQerrorMessage(conn)).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private func check(_ result: OpaquePointer?, _ sql: String, code: StoreError.Code = .queryFailed) throws {
+        let status = PQresultStatus(result)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK || status == PGRES_COPY_IN else {
+            let message = result.map { String(cString: PQresultErrorMessage($0)) } ?? lastError()
+            let state = result.flatMap { r in PQresultErrorField(r, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } }
+            PQclear(result)
+            if PQstatus(conn) != CONNECTION_OK {
+                throw StoreError(.connectionFailed, "lost the connection to PostgreSQL at \(displayURL): \(message.trimmingCharacters(in: .whitespacesAndNewlines))", sqlState: state)
+            }
+            let shortSQL = sql.count > 200 ? String(sql.prefix(200)) + "…" : sql
+            throw StoreError(code, "\(message.trimmingCharacters(in: .whitespacesAndNewlines)) (in: \(shortSQL))", sqlState: state)
+        }
+    }
+
+    /// Runs one or more statements without parameters.
+    public func execute(_ sql: String) throws {
+        let r = PQexec(conn, sql)
+        try check(r, sql)
+        PQclear(r)
+    }
+
+    /// Runs a statement with text parameters ($1, $2, …) and returns rows of text values.
+    @discardableResult
+    public func query(_ sql: String, _ params: [String?] = []) throws -> [[String?]] {
+        var cStrings: [UnsafeMutablePointer<CChar>?] = params.map { $0.map { strdup($0) } ?? nil }
+        defer { cStrings.forEach { free($0) } }
+        let r = cStrings.withUnsafeMutableBufferPointer { buf in
+            buf.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: max(buf.count, 1)) { p in
+                PQexecParams(conn, sql, Int32(params.count), nil, params.isEmpty ? nil : p, nil, nil, 0)
+            }
+        }
+        try check(r, sql)
+        defer { PQclear(r) }
+        let rows = Int(PQntuples(r)), cols = Int(PQnfields(r))
+        var out: [[String?]] = []
+        out.reserveCapacity(rows)
+        for i in 0..<rows {
+            var row: [String?] = []
+            for j in 0..<cols {
+                row.append(PQgetisnull(r, Int32(i), Int32(j)) == 1 ? nil : String(cString: PQgetvalue(r, Int32(i), Int32(j))))
+            }
+            out.append(row)
+        }
+        return out
+    }
+
+    /// The first column of the first row, or nil.
+    public func scalar(_ sql: String, _ params: [String?] = []) throws -> String? {
+        try query(sql, params).first?.first ?? nil
+    }
+
+    /// Quotes a string as an SQL literal ('…'), for DDL that cannot take parameters.
+    public func literal(_ s: String) -> String {
+        guard let p = PQescapeLiteral(conn, s, s.utf8.count) else { return "''" }
+        defer { PQfreemem(p) }
+        return String(cString: p)
+    }
+
+    /// Quotes a name as an SQL identifier ("…").
+    public func identifier(_ s: String) -> String {
+        guard let p = PQescapeIdentifier(conn, s, s.utf8.count) else { return "\"\"" }
+        defer { PQfreemem(p) }
+        return String(cString: p)
+    }
+
+    // MARK: COPY
+
+    /// Starts `COPY … FROM STDIN`.
+    public func beginCopy(_ sql: String) throws {
+        let r = PQexec(conn, sql)
+        guard PQresultStatus(r) == PGRES_COPY_IN else { try check(r, sql, code: .copyFailed); return }
+        PQclear(r)
+    }
+
+    /// Sends bytes of COPY data (blocking connection: returns once libpq has queued them).
+    public func putCopyData(_ bytes: UnsafeRawBufferPointer) throws {
+        guard bytes.count > 0 else { return }
+        let ok = PQputCopyData(conn, bytes.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(bytes.count))
+        if ok != 1 { throw StoreError(.copyFailed, "sending COPY data failed: \(lastError())") }
+    }
+
+    /// Ends the COPY and reports the server's verdict.
+    public func endCopy(errorMessage: String? = nil) throws {
+        let ok = errorMessage.map { PQputCopyEnd(conn, $0) } ?? PQputCopyEnd(conn, nil)
+        if ok != 1 { throw StoreError(.copyFailed, "ending COPY failed: \(lastError())") }
+        var firstError: Error?
+        while let r = PQgetResult(conn) {
+            if firstError == nil {
+                do { try check(r, "COPY", code: .copyFailed); PQclear(r) } catch { firstError = error }
+            } else { PQclear(r) }
+        }
+        if let firstError { throw firstError }
+    }
+
+    /// The server's process id (tests use it to find the backend).
+    public var backendPID: Int32 { PQbackendPID(conn) }
+}
