@@ -160,6 +160,9 @@ start() {
         local opts="-p $port -k $base -c listen_addresses=127.0.0.1"
         opts+=" -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         opts+=" -c max_connections=50 -c shared_buffers=128MB -c maintenance_work_mem=256MB"
+        # wal_level=minimal: a table created and filled in one transaction (as every import
+        # does) skips the write-ahead log; it needs max_wal_senders=0.
+        opts+=" -c wal_level=minimal -c max_wal_senders=0"
         echo "postgres.sh: starting on port $port, socket in $base" >&2
         if ! as_owner "$bindir/pg_ctl" -D "$data" -l "$base/server.log" -w -t 60 -s \
             -o "$opts" start >&2; then

@@ -84,6 +84,9 @@ public final class GTFSFeedLoader {
     private var shapes = IdTable(capacity: 1024)
     private var trips = IdTable(capacity: 16_384)
     private var tripService: [Int32] = []
+    /// Per trip, bit s set when stop_sequence s (< 64) was seen: the duplicate check for
+    /// the common case without touching a large hash set; larger values use `compositeKeys`.
+    private var tripSequenceMask: [UInt64] = []
     private var pathways = IdTable(capacity: 64)
     private var compositeKeys = UInt64Set()
 
@@ -128,47 +131,113 @@ public final class GTFSFeedLoader {
 
     // MARK: - One file
 
-    private struct FileContext {
+    /// Which file a row belongs to, decided once per file (not by comparing names per row).
+    private enum FileKind {
+        case agency, levels, stops, routes, calendar, calendarDates, shapes, trips, stopTimes, frequencies,
+             transfers, pathways, feedInfo, other
+
+        init(_ fileName: String) {
+            switch fileName {
+            case "agency.txt": self = .agency
+            case "levels.txt": self = .levels
+            case "stops.txt": self = .stops
+            case "routes.txt": self = .routes
+            case "calendar.txt": self = .calendar
+            case "calendar_dates.txt": self = .calendarDates
+            case "shapes.txt": self = .shapes
+            case "trips.txt": self = .trips
+            case "stop_times.txt": self = .stopTimes
+            case "frequencies.txt": self = .frequencies
+            case "transfers.txt": self = .transfers
+            case "pathways.txt": self = .pathways
+            case "feed_info.txt": self = .feedInfo
+            default: self = .other
+            }
+        }
+    }
+
+    /// A column's checks flattened into plain values, so the per-field loop touches no
+    /// `String` or array (copying `GTFSColumn` per field cost a third of the import).
+    private struct FieldPlan {
+        enum Code: UInt8 { case text, time, integer, enumeration, double, nonNegativeDouble, latitude, longitude, date, color, lineNumber }
+        var code: Code
+        var lower = 0, upper = 0
+        /// Bit i set when enumeration value i is allowed.
+        var allowedMask: UInt64 = 0
+        var lenient: Bool
+        var required: Bool
+
+        init(_ column: GTFSColumn) {
+            lenient = column.rule == .optionalLenient
+            required = column.rule == .required
+            switch column.kind {
+            case .text, .id: code = .text
+            case .time: code = .time
+            case .integer(let r): code = .integer; lower = r.lowerBound; upper = r.upperBound
+            case .enumeration(let values): code = .enumeration; for v in values { allowedMask |= 1 << UInt64(v) }
+            case .double: code = .double
+            case .nonNegativeDouble: code = .nonNegativeDouble
+            case .latitude: code = .latitude
+            case .longitude: code = .longitude
+            case .date: code = .date
+            case .color: code = .color
+            case .lineNumber: code = .lineNumber
+            }
+        }
+    }
+
+    /// The state of the file being read.
+    private final class FileRun {
         let spec: GTFSFileSpec
+        let kind: FileKind
+        let plans: [FieldPlan]
         /// Header column position -> spec column index (or -1: not loaded).
         var map: [Int] = []
         var headerFields = 0
         var headerNames: [String] = []
         var sawHeader = false
         var stats: GTFSFileStats
+        let values: UnsafeMutableBufferPointer<GTFSValue>
+
+        init(_ spec: GTFSFileSpec, present: Bool) {
+            self.spec = spec
+            kind = FileKind(spec.fileName)
+            plans = spec.columns.map(FieldPlan.init)
+            stats = GTFSFileStats(file: spec.fileName, present: present)
+            values = .allocate(capacity: spec.columns.count)
+        }
+        deinit { values.deallocate() }
     }
 
     private func loadFile(_ spec: GTFSFileSpec, present: Bool, sink: GTFSRowSink) throws {
         let started = Date()
-        var ctx = FileContext(spec: spec, stats: GTFSFileStats(file: spec.fileName, present: present))
+        let run = FileRun(spec, present: present)
         try sink.beginFile(spec)
-        defer { onEvent?(.fileFinished(ctx.stats)) }
+        defer { onEvent?(.fileFinished(run.stats)) }
         guard present else {
             try sink.endFile(spec)
             return
         }
         let total = source.size(of: spec.fileName)
         onEvent?(.fileStarted(file: spec.fileName, totalBytes: total))
-        if spec == GTFSSchema.stops { try prescanStops() }
+        if run.kind == .stops { try prescanStops() }
 
-        let values = UnsafeMutableBufferPointer<GTFSValue>.allocate(capacity: spec.columns.count)
-        defer { values.deallocate() }
         let parser = CSVParser()
         var firstChunk = true
         var nextProgress = 100_000
         let handle: (CSVParser.Record) throws -> Void = { record in
-            if !ctx.sawHeader {
-                try self.readHeader(record, &ctx)
+            guard run.sawHeader else {
+                try self.readHeader(record, run)
                 return
             }
-            ctx.stats.rowsRead += 1
-            if try self.validateRow(record, ctx: ctx, values: values) {
-                try sink.row(UnsafeBufferPointer(values))
-                ctx.stats.rowsLoaded += 1
+            run.stats.rowsRead += 1
+            if try self.validateRow(record, run) {
+                try sink.row(UnsafeBufferPointer(run.values))
+                run.stats.rowsLoaded += 1
             }
-            if ctx.stats.rowsRead >= nextProgress {
+            if run.stats.rowsRead >= nextProgress {
                 nextProgress += 100_000
-                self.onEvent?(.progress(file: spec.fileName, rows: ctx.stats.rowsRead, bytesRead: parser.bytesConsumed,
+                self.onEvent?(.progress(file: spec.fileName, rows: run.stats.rowsRead, bytesRead: parser.bytesConsumed,
                                         totalBytes: total, seconds: Date().timeIntervalSince(started)))
             }
         }
@@ -183,21 +252,21 @@ public final class GTFSFeedLoader {
             try parser.feed(chunk, handle)
         }
         try parser.finish(handle)
-        ctx.stats.bytes = parser.bytesConsumed
-        if !ctx.sawHeader && spec.required {
+        run.stats.bytes = parser.bytesConsumed
+        if !run.sawHeader && spec.required {
             throw GTFSFatalError(GTFSIssue(.fatal, "MISSING_HEADER", file: spec.fileName, line: 1,
                                            "the file is empty: a header line naming the columns is required"))
         }
         try sink.endFile(spec)
-        ctx.stats.seconds = Date().timeIntervalSince(started)
-        summary.files.append(ctx.stats)
+        run.stats.seconds = Date().timeIntervalSince(started)
+        summary.files.append(run.stats)
     }
 
-    private func readHeader(_ record: CSVParser.Record, _ ctx: inout FileContext) throws {
-        ctx.sawHeader = true
-        let file = ctx.spec.fileName
-        ctx.map = Array(repeating: -1, count: record.count)
-        ctx.headerFields = record.count
+    private func readHeader(_ record: CSVParser.Record, _ run: FileRun) throws {
+        run.sawHeader = true
+        let file = run.spec.fileName
+        run.map = Array(repeating: -1, count: record.count)
+        run.headerFields = record.count
         var seen = Set<String>()
         for i in 0..<record.count {
             let bytes = trim(record[i])
@@ -205,20 +274,20 @@ public final class GTFSFeedLoader {
                 throw GTFSFatalError(GTFSIssue(.fatal, "NOT_CSV", file: file, line: record.line, field: "column \(i + 1)",
                                                "the header line is not UTF-8 text"))
             }
-            ctx.headerNames.append(name)
+            run.headerNames.append(name)
             if !seen.insert(name).inserted {
                 summary.issues.add(GTFSIssue(.warning, "DUPLICATE_COLUMN", file: file, line: record.line, field: name,
                                              "this column is named twice; the first one is used"))
                 continue
             }
-            if let col = ctx.spec.columnIndex(name), ctx.spec.columns[col].kind != .lineNumber {
-                ctx.map[i] = col
+            if let col = run.spec.columnIndex(name), run.spec.columns[col].kind != .lineNumber {
+                run.map[i] = col
             } else if !name.isEmpty {
                 summary.issues.add(GTFSIssue(.note, "EXTRA_COLUMN", file: file, line: record.line, field: name,
                                              "not a column this importer loads; ignored"))
             }
         }
-        for column in ctx.spec.columns where column.headerRequired && !ctx.headerNames.contains(column.name) {
+        for column in run.spec.columns where column.headerRequired && !run.headerNames.contains(column.name) {
             throw GTFSFatalError(GTFSIssue(.fatal, "MISSING_COLUMN", file: file, line: record.line, field: column.name,
                                            "the required column \(column.name) is not in the header"))
         }
@@ -226,67 +295,72 @@ public final class GTFSFeedLoader {
 
     // MARK: - Rows
 
-    private func rowError(_ code: String, _ ctx: FileContext, _ line: Int, field: String?, value: String?,
+    private func rowError(_ code: String, _ run: FileRun, _ line: Int, field: String?, value: String?,
                           _ message: String) throws {
-        let issue = GTFSIssue(.rowError, code, file: ctx.spec.fileName, line: line, field: field, value: value, message)
+        let issue = GTFSIssue(.rowError, code, file: run.spec.fileName, line: line, field: field, value: value, message)
         if strict { throw GTFSFatalError(issue) }
         summary.issues.add(issue)
     }
 
-    private func warning(_ code: String, _ ctx: FileContext, _ line: Int, field: String?, value: String?,
+    private func warning(_ code: String, _ run: FileRun, _ line: Int, field: String?, value: String?,
                          _ message: String) {
-        summary.issues.add(GTFSIssue(.warning, code, file: ctx.spec.fileName, line: line, field: field, value: value, message))
+        summary.issues.add(GTFSIssue(.warning, code, file: run.spec.fileName, line: line, field: field, value: value, message))
     }
 
-    /// Fills `values` from the record; returns false (after recording why) when the row
-    /// is skipped.
-    private func validateRow(_ record: CSVParser.Record, ctx: FileContext,
-                             values: UnsafeMutableBufferPointer<GTFSValue>) throws -> Bool {
-        let spec = ctx.spec
+    /// Fills `run.values` from the record; returns false (after recording why) when the
+    /// row is skipped.
+    private func validateRow(_ record: CSVParser.Record, _ run: FileRun) throws -> Bool {
         let line = record.line
+        let values = run.values
         if record.unterminatedQuote {
-            try rowError("UNTERMINATED_QUOTE", ctx, line, field: nil, value: nil,
+            try rowError("UNTERMINATED_QUOTE", run, line, field: nil, value: nil,
                          "a quoted field is never closed before the end of the file")
             return false
         }
-        if record.count != ctx.headerFields {
-            var extraIsEmpty = record.count > ctx.headerFields
-            if extraIsEmpty { for i in ctx.headerFields..<record.count where !trim(record[i]).isEmpty { extraIsEmpty = false } }
+        let headerFields = run.headerFields
+        if record.count != headerFields {
+            var extraIsEmpty = record.count > headerFields
+            if extraIsEmpty { for i in headerFields..<record.count where !trim(record[i]).isEmpty { extraIsEmpty = false } }
             if !extraIsEmpty {
-                try rowError("WRONG_FIELD_COUNT", ctx, line, field: nil, value: nil,
-                             "the row has \(record.count) fields but the header has \(ctx.headerFields)"
-                             + (record.count < ctx.headerFields ? " (a cut-off line?)" : ""))
+                try rowError("WRONG_FIELD_COUNT", run, line, field: nil, value: nil,
+                             "the row has \(record.count) fields but the header has \(headerFields)"
+                             + (record.count < headerFields ? " (a cut-off line?)" : ""))
                 return false
             }
         }
         for i in 0..<values.count { values[i] = .null }
-        for i in 0..<min(record.count, ctx.headerFields) {
-            let col = ctx.map[i]
-            if col < 0 { continue }
-            let column = spec.columns[col]
-            let bytes = trim(record[i])
-            if bytes.isEmpty { continue }
-            if let value = parse(bytes, column.kind) {
-                values[col] = value
-            } else {
-                let (code, message) = describeInvalid(column.kind, bytes)
-                let shown = String(decoding: bytes, as: UTF8.self)
-                if column.rule == .optionalLenient {
-                    warning(code, ctx, line, field: column.name, value: shown, message + "; stored as empty")
-                } else {
-                    try rowError(code, ctx, line, field: column.name, value: shown, message)
-                    return false
+        let ok: Bool = try run.plans.withUnsafeBufferPointer { plans in
+            try run.map.withUnsafeBufferPointer { map in
+                for i in 0..<min(record.count, headerFields) {
+                    let col = map[i]
+                    if col < 0 { continue }
+                    let bytes = trim(record[i])
+                    if bytes.isEmpty { continue }
+                    if let value = parse(bytes, plans[col]) {
+                        values[col] = value
+                    } else {
+                        let column = run.spec.columns[col]
+                        let (code, message) = describeInvalid(column.kind, bytes)
+                        let shown = String(decoding: bytes, as: UTF8.self)
+                        if plans[col].lenient {
+                            warning(code, run, line, field: column.name, value: shown, message + "; stored as empty")
+                        } else {
+                            try rowError(code, run, line, field: column.name, value: shown, message)
+                            return false
+                        }
+                    }
                 }
+                for col in 0..<plans.count {
+                    if plans[col].code == .lineNumber { values[col] = .int(line); continue }
+                    if plans[col].required, case .null = values[col] {
+                        try rowError("MISSING_VALUE", run, line, field: run.spec.columns[col].name, value: nil, "a value is required here")
+                        return false
+                    }
+                }
+                return true
             }
         }
-        for (col, column) in spec.columns.enumerated() {
-            if column.kind == .lineNumber { values[col] = .int(line); continue }
-            if column.rule == .required, case .null = values[col] {
-                try rowError("MISSING_VALUE", ctx, line, field: column.name, value: nil, "a value is required here")
-                return false
-            }
-        }
-        return try checkReferences(spec, ctx: ctx, line: line, values: values)
+        return try ok && checkReferences(run, line: line, values: values)
     }
 
     // MARK: - Rules between files
@@ -301,18 +375,18 @@ public final class GTFSFeedLoader {
     }
     private func string(_ v: GTFSValue) -> String? { text(v).map { String(decoding: $0, as: UTF8.self) } }
 
-    private func duplicate(_ ctx: FileContext, _ line: Int, _ field: String, _ value: GTFSValue) throws -> Bool {
-        try rowError("DUPLICATE_KEY", ctx, line, field: field, value: string(value),
-                     "this \(ctx.spec.key.joined(separator: " and ")) is already used by an earlier row; the first is kept")
+    private func duplicate(_ run: FileRun, _ line: Int, _ field: String, _ value: GTFSValue) throws -> Bool {
+        try rowError("DUPLICATE_KEY", run, line, field: field, value: string(value),
+                     "this \(run.spec.key.joined(separator: " and ")) is already used by an earlier row; the first is kept")
         return false
     }
 
     private static var emptyBytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: nil, count: 0) }
 
-    private func checkReferences(_ spec: GTFSFileSpec, ctx: FileContext, line: Int,
-                                 values v: UnsafeMutableBufferPointer<GTFSValue>) throws -> Bool {
-        switch spec.fileName {
-        case "stop_times.txt":
+    private func checkReferences(_ run: FileRun, line: Int, values v: UnsafeMutableBufferPointer<GTFSValue>) throws -> Bool {
+        let ctx = run
+        switch run.kind {
+        case .stopTimes:
             guard let trip = trips.find(text(v[0])!) else {
                 try rowError("UNKNOWN_TRIP", ctx, line, field: "trip_id", value: string(v[0]), "no trip with this trip_id in trips.txt")
                 return false
@@ -321,12 +395,18 @@ public final class GTFSFeedLoader {
                 try rowError("UNKNOWN_STOP", ctx, line, field: "stop_id", value: string(v[3]), "no stop with this stop_id in stops.txt")
                 return false
             }
-            if !compositeKeys.insert(UInt64(UInt32(bitPattern: trip)) << 32 | UInt64(int(v[4])!)) {
+            let sequence = int(v[4])!
+            if sequence < 64 {
+                let bit = UInt64(1) << UInt64(sequence)
+                let seen = tripSequenceMask[Int(trip)]
+                if seen & bit != 0 { return try duplicate(ctx, line, "stop_sequence", v[4]) }
+                tripSequenceMask[Int(trip)] = seen | bit
+            } else if !compositeKeys.insert(UInt64(UInt32(bitPattern: trip)) << 32 | UInt64(sequence)) {
                 return try duplicate(ctx, line, "stop_sequence", v[4])
             }
             return true
 
-        case "agency.txt":
+        case .agency:
             let id = text(v[0]) ?? Self.emptyBytes
             if TimeZone(identifier: string(v[3])!) == nil {
                 try rowError("BAD_TIMEZONE", ctx, line, field: "agency_timezone", value: string(v[3]),
@@ -339,10 +419,10 @@ public final class GTFSFeedLoader {
             summary.agencyTimezones.append(string(v[3])!)
             return true
 
-        case "levels.txt":
+        case .levels:
             return levels.insert(text(v[0])!).inserted ? true : try duplicate(ctx, line, "level_id", v[0])
 
-        case "stops.txt":
+        case .stops:
             let locationType = int(v[9]) ?? 0
             let hasLat: Bool = { if case .null = v[5] { return false }; return true }()
             let hasLon: Bool = { if case .null = v[6] { return false }; return true }()
@@ -369,7 +449,7 @@ public final class GTFSFeedLoader {
             stopLoaded[idx] = true
             return true
 
-        case "routes.txt":
+        case .routes:
             if let agency = text(v[1]) {
                 guard let a = agencies.find(agency) else {
                     try rowError("UNKNOWN_AGENCY", ctx, line, field: "agency_id", value: string(v[1]), "no agency with this agency_id in agency.txt")
@@ -391,7 +471,7 @@ public final class GTFSFeedLoader {
             }
             return routes.insert(text(v[0])!).inserted ? true : try duplicate(ctx, line, "route_id", v[0])
 
-        case "calendar.txt":
+        case .calendar:
             guard case .date(let start) = v[8], case .date(let end) = v[9] else { return false }
             if end < start {
                 try rowError("BAD_DATE_RANGE", ctx, line, field: "end_date", value: end.description, "end_date is before start_date")
@@ -402,7 +482,7 @@ public final class GTFSFeedLoader {
             calendarRows.append(CalendarRow(service: service, weekdays: (1...7).map { int(v[$0]) == 1 }, start: start, end: end))
             return true
 
-        case "calendar_dates.txt":
+        case .calendarDates:
             guard case .date(let date) = v[1] else { return false }
             let service = services.insert(text(v[0])!).index
             let key = UInt64(3) << 62 | UInt64(UInt32(bitPattern: service)) << 32 | UInt64(UInt32(bitPattern: date.daysSinceEpoch))
@@ -410,12 +490,12 @@ public final class GTFSFeedLoader {
             calendarExceptions.append((service, date, int(v[2]) == 1))
             return true
 
-        case "shapes.txt":
+        case .shapes:
             let shape = shapes.insert(text(v[0])!).index
             let key = UInt64(1) << 62 | UInt64(UInt32(bitPattern: shape)) << 32 | UInt64(int(v[3])!)
             return compositeKeys.insert(key) ? true : try duplicate(ctx, line, "shape_pt_sequence", v[3])
 
-        case "trips.txt":
+        case .trips:
             guard routes.find(text(v[0])!) != nil else {
                 try rowError("UNKNOWN_ROUTE", ctx, line, field: "route_id", value: string(v[0]), "no route with this route_id in routes.txt")
                 return false
@@ -430,9 +510,10 @@ public final class GTFSFeedLoader {
             }
             guard trips.insert(text(v[2])!).inserted else { return try duplicate(ctx, line, "trip_id", v[2]) }
             tripService.append(service)
+            tripSequenceMask.append(0)
             return true
 
-        case "frequencies.txt":
+        case .frequencies:
             guard let trip = trips.find(text(v[0])!) else {
                 try rowError("UNKNOWN_TRIP", ctx, line, field: "trip_id", value: string(v[0]), "no trip with this trip_id in trips.txt")
                 return false
@@ -444,7 +525,7 @@ public final class GTFSFeedLoader {
             let key = UInt64(2) << 62 | UInt64(UInt32(bitPattern: trip)) << 32 | UInt64(int(v[1])!)
             return compositeKeys.insert(key) ? true : try duplicate(ctx, line, "start_time", v[1])
 
-        case "transfers.txt":
+        case .transfers:
             for (col, name) in [(0, "from_stop_id"), (1, "to_stop_id")] {
                 if let id = text(v[col]), stops.find(id).map({ stopLoaded[Int($0)] }) != true {
                     warning("UNKNOWN_STOP", ctx, line, field: name, value: string(v[col]),
@@ -463,7 +544,7 @@ public final class GTFSFeedLoader {
             }
             return true
 
-        case "pathways.txt":
+        case .pathways:
             for (col, name) in [(1, "from_stop_id"), (2, "to_stop_id")] {
                 guard let s = stops.find(text(v[col])!), stopLoaded[Int(s)] else {
                     try rowError("UNKNOWN_STOP", ctx, line, field: name, value: string(v[col]), "no stop with this id in stops.txt")
@@ -472,11 +553,11 @@ public final class GTFSFeedLoader {
             }
             return pathways.insert(text(v[0])!).inserted ? true : try duplicate(ctx, line, "pathway_id", v[0])
 
-        case "feed_info.txt":
+        case .feedInfo:
             if summary.feedVersion == nil { summary.feedVersion = string(v[6]) }
             return true
 
-        default:
+        case .other:
             return true
         }
     }
@@ -551,17 +632,18 @@ public final class GTFSFeedLoader {
         return UnsafeBufferPointer(rebasing: b[lo..<hi])
     }
 
-    private func parse(_ b: UnsafeBufferPointer<UInt8>, _ kind: GTFSFieldKind) -> GTFSValue? {
-        switch kind {
-        case .text, .id:
+    @inline(__always)
+    private func parse(_ b: UnsafeBufferPointer<UInt8>, _ plan: FieldPlan) -> GTFSValue? {
+        switch plan.code {
+        case .text:
             return FieldParsing.isValidText(b) ? .raw(b) : nil
         case .time:
             return ServiceTime.parse(b).map { .int(Int($0.seconds)) }
-        case .integer(let range):
-            guard let i = FieldParsing.integer(b), range.contains(i) else { return nil }
+        case .integer:
+            guard let i = FieldParsing.integer(b), i >= plan.lower && i <= plan.upper else { return nil }
             return .int(i)
-        case .enumeration(let allowed):
-            guard let i = FieldParsing.integer(b), allowed.contains(i) else { return nil }
+        case .enumeration:
+            guard let i = FieldParsing.integer(b), i >= 0 && i < 64, plan.allowedMask & (1 << UInt64(i)) != 0 else { return nil }
             return .int(i)
         case .double:
             return FieldParsing.decimal(b) != nil ? .raw(b) : nil

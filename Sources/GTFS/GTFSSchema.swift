@@ -29,7 +29,10 @@ public enum GTFSFieldKind: Sendable, Equatable {
     /// The PostgreSQL column type.
     public var sqlType: String {
         switch self {
-        case .text, .id, .color: return "text"
+        // Ids compare byte by byte: the "C" collation gives that order and lets PostgreSQL
+        // build and use their indexes with memcmp instead of the locale's strcoll.
+        case .id: return "text COLLATE \"C\""
+        case .text, .color: return "text"
         case .integer, .time, .lineNumber: return "integer"
         case .enumeration: return "smallint"
         case .double, .nonNegativeDouble, .latitude, .longitude: return "double precision"

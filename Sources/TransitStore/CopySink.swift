@@ -1,3 +1,4 @@
+import Foundation
 import GTFS
 import TransitModel
 
@@ -12,19 +13,22 @@ final class CopySink: GTFSRowSink {
     private let db: PGConnection
     private let importId: Int64
     private let feedId: String
+    private static let bufferBytes = 1 << 20
     private var buffer: UnsafeMutablePointer<UInt8>
-    private let capacity = 1 << 20
     private var used = 0
-    private var inCopy = false
+    private var sender: CopySender?
 
     init(db: PGConnection, importId: Int64, feedId: String) {
         self.db = db
         self.importId = importId
         self.feedId = feedId
-        buffer = .allocate(capacity: capacity)
+        buffer = .allocate(capacity: CopySink.bufferBytes)
     }
 
-    deinit { buffer.deallocate() }
+    deinit {
+        try? sender?.finish()
+        buffer.deallocate()
+    }
 
     func beginFile(_ spec: GTFSFileSpec) throws {
         let table = StoreSchema.partition(spec, importId: importId)
@@ -33,8 +37,10 @@ final class CopySink: GTFSRowSink {
                     + StoreSchema.columnDefinitions(spec)).joined(separator: ", ")
         try db.execute("CREATE TABLE \(table) (\(cols))")
         let names = spec.columns.map { "\"\($0.name)\"" }.joined(separator: ", ")
-        try db.beginCopy("COPY \(table) (\(names)) FROM STDIN")
-        inCopy = true
+        // FREEZE: the table was created in this transaction, so its rows can be written
+        // already frozen (no hint-bit rewrite or anti-wraparound vacuum later).
+        try db.beginCopy("COPY \(table) (\(names)) FROM STDIN WITH (FREEZE)")
+        sender = CopySender(db: db, bufferBytes: CopySink.bufferBytes)
         used = 0
     }
 
@@ -42,8 +48,8 @@ final class CopySink: GTFSRowSink {
         // Worst case for one row: every raw byte escaped (2x) plus separators and numbers.
         var need = values.count * 24 + 2
         for v in values { if case .raw(let b) = v { need += 2 * b.count } }
-        if used + need > capacity { try flush() }
-        if need > capacity { return try writeLargeRow(values, need) }
+        if used + need > CopySink.bufferBytes { try flush() }
+        if need > CopySink.bufferBytes { return try writeLargeRow(values, need) }
         used = CopySink.encode(values, into: buffer, at: used)
     }
 
@@ -51,18 +57,27 @@ final class CopySink: GTFSRowSink {
         let big = UnsafeMutablePointer<UInt8>.allocate(capacity: need)
         defer { big.deallocate() }
         let n = CopySink.encode(values, into: big, at: 0)
-        try db.putCopyData(UnsafeRawBufferPointer(start: big, count: n))
+        var offset = 0
+        while offset < n {
+            let count = min(CopySink.bufferBytes, n - offset)
+            (buffer).update(from: big + offset, count: count)
+            used = count
+            try flush()
+            offset += count
+        }
     }
 
     func endFile(_ spec: GTFSFileSpec) throws {
         try flush()
-        inCopy = false
+        let s = sender
+        sender = nil
+        try s?.finish()  // every chunk is with libpq before COPY ends on this thread
         try db.endCopy()
     }
 
     private func flush() throws {
         guard used > 0 else { return }
-        try db.putCopyData(UnsafeRawBufferPointer(start: buffer, count: used))
+        buffer = try sender!.send(buffer, count: used)
         used = 0
     }
 
@@ -109,5 +124,86 @@ final class CopySink: GTFSRowSink {
         var q = p + digits - 1
         while n > 0 { out[q] = UInt8(0x30 + n % 10); n /= 10; q -= 1 }
         return p + digits
+    }
+}
+
+/// Hands filled COPY buffers to libpq on a thread of its own, so that parsing the next
+/// rows overlaps with PostgreSQL reading the previous ones.
+///
+/// A blocking `PQputCopyData` returns only once the server has taken most of the chunk:
+/// called on the parsing thread, parsing and the server's COPY ran one after the other
+/// (measured: 1.1 s for bydgoszcz-2020's copy phase, against 0.52 s for the server's
+/// COPY alone). At most `depth` buffers are in flight, so memory stays bounded. While a
+/// sender runs, only its thread touches the connection.
+final class CopySender: @unchecked Sendable {
+    private let db: PGConnection
+    private let bufferBytes: Int
+    private let condition = NSCondition()
+    private var queue: [(UnsafeMutablePointer<UInt8>, Int)] = []
+    private var free: [UnsafeMutablePointer<UInt8>] = []
+    private var closed = false
+    private var done = false
+    private var failure: Error?
+    private let depth = 4
+
+    init(db: PGConnection, bufferBytes: Int) {
+        self.db = db
+        self.bufferBytes = bufferBytes
+        for _ in 0..<depth { free.append(.allocate(capacity: bufferBytes)) }
+        let thread = Thread { [self] in run() }
+        thread.name = "copy-sender"
+        thread.start()
+    }
+
+    deinit {
+        for b in free { b.deallocate() }
+        for (b, _) in queue { b.deallocate() }
+    }
+
+    private func run() {
+        while true {
+            condition.lock()
+            while queue.isEmpty && !closed { condition.wait() }
+            if queue.isEmpty && closed {
+                done = true
+                condition.broadcast()
+                condition.unlock()
+                return
+            }
+            let (buffer, count) = queue.removeFirst()
+            let failed = failure != nil
+            condition.unlock()
+            var error: Error?
+            if !failed {
+                do { try db.putCopyData(UnsafeRawBufferPointer(start: buffer, count: count)) } catch let e { error = e }
+            }
+            condition.lock()
+            if let error, failure == nil { failure = error }
+            free.append(buffer)
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+
+    /// Queues `buffer` (the caller gives it up) and returns an empty one to fill next.
+    func send(_ buffer: UnsafeMutablePointer<UInt8>, count: Int) throws -> UnsafeMutablePointer<UInt8> {
+        condition.lock()
+        defer { condition.unlock() }
+        if let failure { throw failure }
+        queue.append((buffer, count))
+        condition.broadcast()
+        while free.isEmpty && failure == nil { condition.wait() }
+        if let failure { throw failure }
+        return free.removeLast()
+    }
+
+    /// Waits until every queued buffer was handed to libpq and the thread has ended.
+    func finish() throws {
+        condition.lock()
+        defer { condition.unlock() }
+        closed = true
+        condition.broadcast()
+        while !done { condition.wait() }
+        if let failure { throw failure }
     }
 }
