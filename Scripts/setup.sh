@@ -6,7 +6,7 @@
 #
 #   libpq-dev, libproj-dev, proj-data, zlib1g-dev, pkg-config  build (CLibPQ, CProj, zlib)
 #   postgresql (server, only if no /usr/lib/postgresql/*/bin/initdb)  Scripts/postgres.sh
-#   unzip                                                       benchmarks
+#   unzip, time, bc                                             benchmarks (bench-import.sh)
 set -euo pipefail
 
 if ! command -v swift >/dev/null 2>&1; then
@@ -14,7 +14,7 @@ if ! command -v swift >/dev/null 2>&1; then
     exit 1
 fi
 
-packages=(libpq-dev libproj-dev proj-data zlib1g-dev pkg-config unzip)
+packages=(libpq-dev libproj-dev proj-data zlib1g-dev pkg-config unzip time bc)
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
     echo "setup.sh: not a Debian system; install yourself: libpq, PROJ, zlib, pkg-config, a PostgreSQL server, unzip" >&2

@@ -213,9 +213,10 @@ public final class GTFSFeedLoader {
         let started = Date()
         let run = FileRun(spec, present: present)
         try sink.beginFile(spec)
-        defer { onEvent?(.fileFinished(run.stats)) }
         guard present else {
             try sink.endFile(spec)
+            summary.files.append(run.stats)
+            onEvent?(.fileFinished(run.stats))
             return
         }
         let total = source.size(of: spec.fileName)
@@ -260,6 +261,7 @@ public final class GTFSFeedLoader {
         try sink.endFile(spec)
         run.stats.seconds = Date().timeIntervalSince(started)
         summary.files.append(run.stats)
+        onEvent?(.fileFinished(run.stats))
     }
 
     private func readHeader(_ record: CSVParser.Record, _ run: FileRun) throws {

@@ -51,7 +51,7 @@ enum Output {
     static func seconds(_ s: Double) -> String { String(format: s < 10 ? "%.2f s" : "%.1f s", s) }
 
     static func rate(_ rows: Int, _ seconds: Double) -> String {
-        guard seconds > 0.001 else { return "" }
+        guard seconds > 0.001, rows >= 10_000 else { return "" }
         let r = Double(rows) / seconds
         return r >= 1_000_000 ? String(format: "%.2fM rows/s", r / 1_000_000) : String(format: "%.0fk rows/s", r / 1000)
     }

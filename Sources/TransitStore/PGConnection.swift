@@ -37,8 +37,8 @@ public final class PGConnection {
             throw StoreError(.connectionFailed, "cannot reach PostgreSQL at \(PGConnection.redact(url)): out of memory")
         }
         if PQstatus(c) != CONNECTION_OK {
-            let reason = String(cString: PQerrorMessage(c)).trimmingCharacters(in: .whitespacesAndNewlines)
-                .replacingOccurrences(of: "\n", with: " ")
+            let reason = String(cString: PQerrorMessage(c))
+                .split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).joined(separator: " ")
             PQfinish(c)
             throw StoreError(.connectionFailed,
                              "cannot reach PostgreSQL at \(PGConnection.redact(url)): \(reason); start one with Scripts/postgres.sh start")
