@@ -78,6 +78,7 @@ public final class GTFSFeedLoader {
     private var levels = IdTable(capacity: 16)
     private var stops = IdTable(capacity: 4096)       // every stop_id in stops.txt (first pass)
     private var stopLoaded: [Bool] = []
+    private var stopHasCoordinates: [Bool] = []  // by the first pass, per stop index
     private var routes = IdTable(capacity: 256)
     private var calendarServices = IdTable(capacity: 64)
     private var services = IdTable(capacity: 64)      // calendar ∪ calendar_dates
@@ -428,10 +429,14 @@ public final class GTFSFeedLoader {
             let locationType = int(v[9]) ?? 0
             let hasLat: Bool = { if case .null = v[5] { return false }; return true }()
             let hasLon: Bool = { if case .null = v[6] { return false }; return true }()
-            var parentKnown = false
+            let idx = Int(stops.find(text(v[0])!)!)  // the first pass saw every stop_id
+            // A parent can lend its coordinates when it has its own (the first pass read
+            // them) and is not the stop itself.
+            var parentHasCoordinates = false
             if let parent = text(v[10]) {
-                parentKnown = stops.find(parent).map { stopLoadedOrPending(Int($0)) } ?? false
-                if !parentKnown {
+                if let p = stops.find(parent) {
+                    parentHasCoordinates = Int(p) != idx && stopHasCoordinates[Int(p)]
+                } else {
                     warning("DANGLING_PARENT", ctx, line, field: "parent_station", value: string(v[10]),
                             "no stop with this id in stops.txt")
                 }
@@ -441,12 +446,11 @@ public final class GTFSFeedLoader {
                              "stop_lat and stop_lon must be given together")
                 return false
             }
-            if !hasLat && locationType <= 2 && !parentKnown {
+            if !hasLat && locationType <= 2 && !parentHasCoordinates {
                 try rowError("NO_COORDINATES", ctx, line, field: "stop_lat", value: nil,
-                             "a stop, station or entrance needs coordinates, or a parent station to take them from")
+                             "a stop, station or entrance needs coordinates, or a parent station with coordinates to take them from")
                 return false
             }
-            let idx = Int(stops.find(text(v[0])!)!)
             if stopLoaded[idx] { return try duplicate(ctx, line, "stop_id", v[0]) }
             stopLoaded[idx] = true
             return true
@@ -564,26 +568,40 @@ public final class GTFSFeedLoader {
         }
     }
 
-    /// A parent named before its child is already loaded; one named after it is still
-    /// to come: both count as known, since the first pass saw every stop_id.
-    private func stopLoadedOrPending(_ index: Int) -> Bool { index < stopLoaded.count }
-
-    /// First pass over stops.txt: every stop_id, so that parent_station can name a station
-    /// that comes later in the file.
+    /// First pass over stops.txt: every stop_id, and whether its row has valid
+    /// coordinates, so that parent_station can name a station that comes later in the
+    /// file, and a stop without coordinates can be checked against its parent's. Uses the
+    /// first `stop_id` column, as the header reader does.
     private func prescanStops() throws {
         let parser = CSVParser()
-        var idColumn = -1
+        var idColumn = -1, latColumn = -1, lonColumn = -1
         var header = true
         let handle: (CSVParser.Record) throws -> Void = { record in
             if header {
                 header = false
-                for i in 0..<record.count where String(decoding: self.trim(record[i]), as: UTF8.self) == "stop_id" { idColumn = i }
+                for i in 0..<record.count {
+                    switch String(decoding: self.trim(record[i]), as: UTF8.self) {
+                    case "stop_id" where idColumn < 0: idColumn = i
+                    case "stop_lat" where latColumn < 0: latColumn = i
+                    case "stop_lon" where lonColumn < 0: lonColumn = i
+                    default: break
+                    }
+                }
                 return
             }
-            if idColumn >= 0 && idColumn < record.count {
-                let id = self.trim(record[idColumn])
-                if !id.isEmpty { self.stops.insert(id) }
+            guard idColumn >= 0 && idColumn < record.count else { return }
+            let id = self.trim(record[idColumn])
+            guard !id.isEmpty else { return }
+            let (index, inserted) = self.stops.insert(id)
+            guard inserted else { return }  // a duplicate row: the first one counts
+            var hasCoordinates = false
+            if latColumn >= 0 && lonColumn >= 0 && latColumn < record.count && lonColumn < record.count,
+               let lat = FieldParsing.decimal(self.trim(record[latColumn])),
+               let lon = FieldParsing.decimal(self.trim(record[lonColumn])) {
+                hasCoordinates = abs(lat) <= 90 && abs(lon) <= 180
             }
+            assert(Int(index) == self.stopHasCoordinates.count)
+            self.stopHasCoordinates.append(hasCoordinates)
         }
         try source.read("stops.txt") { try parser.feed($0, handle) }
         try parser.finish(handle)

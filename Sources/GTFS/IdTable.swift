@@ -25,18 +25,19 @@ public struct IdTable: Sendable {
     @inline(__always)
     private static func hash(_ key: UnsafeBufferPointer<UInt8>) -> UInt32 {
         var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(key.count)
-        guard let base = key.baseAddress else { return UInt32(truncatingIfNeeded: h) }
-        let raw = UnsafeRawPointer(base)
-        var i = 0
-        while i + 8 <= key.count {
-            let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            h = (h ^ w) &* 0xFF51_AFD7_ED55_8CCD
-            h ^= h >> 29
-            i += 8
-        }
         var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        while i < key.count { tail |= UInt64(base[i]) << shift; shift += 8; i += 1 }
+        if let base = key.baseAddress {  // an empty key may have none: it hashes like ""
+            let raw = UnsafeRawPointer(base)
+            var i = 0
+            while i + 8 <= key.count {
+                let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                h = (h ^ w) &* 0xFF51_AFD7_ED55_8CCD
+                h ^= h >> 29
+                i += 8
+            }
+            var shift: UInt64 = 0
+            while i < key.count { tail |= UInt64(base[i]) << shift; shift += 8; i += 1 }
+        }
         h = (h ^ tail) &* 0xC4CE_B9FE_1A85_EC53
         h ^= h >> 32
         return UInt32(truncatingIfNeeded: h)
@@ -137,9 +138,18 @@ public struct UInt64Set: Sendable {
         shift = UInt64(64 - n.trailingZeroBitCount)
     }
 
+    /// Slots hold `key + 1` (0 marks an empty slot), so `UInt64.max` is kept aside.
+    private var hasMax = false
+
     /// Inserts `key`; false when it was already there.
     @inline(__always)
     public mutating func insert(_ key: UInt64) -> Bool {
+        if key == .max {
+            if hasMax { return false }
+            hasMax = true
+            count += 1
+            return true
+        }
         if (count + 1) * 2 > slots.count { grow() }
         let stored = key &+ 1  // 0 marks an empty slot
         let mask = slots.count - 1
@@ -156,7 +166,7 @@ public struct UInt64Set: Sendable {
         let old = slots
         slots = Array(repeating: 0, count: old.count * 2)
         shift -= 1
-        count = 0
+        count = hasMax ? 1 : 0
         for v in old where v != 0 { _ = insert(v &- 1) }
     }
 }
