@@ -16,9 +16,17 @@ public enum GTFSValue {
 /// Every file in the schema gets a `beginFile`/`endFile` pair, also when the feed lacks it.
 public protocol GTFSRowSink: AnyObject {
     func beginFile(_ spec: GTFSFileSpec) throws
+    /// Called once the header is read, before the first row: the indexes into
+    /// `spec.columns` that can hold a value (named in the header, or filled by the loader
+    /// such as `line_number`), ascending. Every other column is always `.null`.
+    func beginRows(_ spec: GTFSFileSpec, columns: [Int]) throws
     /// One row; `values` has one entry per `spec.columns`, in that order.
     func row(_ values: UnsafeBufferPointer<GTFSValue>) throws
     func endFile(_ spec: GTFSFileSpec) throws
+}
+
+extension GTFSRowSink {
+    public func beginRows(_ spec: GTFSFileSpec, columns: [Int]) throws {}
 }
 
 /// Rows read and loaded for one file.
@@ -229,7 +237,7 @@ public final class GTFSFeedLoader {
         var nextProgress = 100_000
         let handle: (CSVParser.Record) throws -> Void = { record in
             guard run.sawHeader else {
-                try self.readHeader(record, run)
+                try self.readHeader(record, run, sink)
                 return
             }
             run.stats.rowsRead += 1
@@ -265,7 +273,7 @@ public final class GTFSFeedLoader {
         onEvent?(.fileFinished(run.stats))
     }
 
-    private func readHeader(_ record: CSVParser.Record, _ run: FileRun) throws {
+    private func readHeader(_ record: CSVParser.Record, _ run: FileRun, _ sink: GTFSRowSink) throws {
         run.sawHeader = true
         let file = run.spec.fileName
         run.map = Array(repeating: -1, count: record.count)
@@ -294,6 +302,9 @@ public final class GTFSFeedLoader {
             throw GTFSFatalError(GTFSIssue(.fatal, "MISSING_COLUMN", file: file, line: record.line, field: column.name,
                                            "the required column \(column.name) is not in the header"))
         }
+        let named = Set(run.map.filter { $0 >= 0 })
+        let columns = run.spec.columns.indices.filter { named.contains($0) || run.spec.columns[$0].kind == .lineNumber }
+        try sink.beginRows(run.spec, columns: columns)
     }
 
     // MARK: - Rows

@@ -17,6 +17,10 @@ final class CopySink: GTFSRowSink {
     private var buffer: UnsafeMutablePointer<UInt8>
     private var used = 0
     private var sender: CopySender?
+    /// Indexes into the file's columns that are sent (those the file has); the others
+    /// are left to the table's NULL default, so the server parses no `\N` for them.
+    private var columns: [Int] = []
+    private var table = ""
 
     init(db: PGConnection, importId: Int64, feedId: String) {
         self.db = db
@@ -36,7 +40,14 @@ final class CopySink: GTFSRowSink {
         let cols = (["feed_id text NOT NULL DEFAULT \(lit) CHECK (feed_id = \(lit))"]
                     + StoreSchema.columnDefinitions(spec)).joined(separator: ", ")
         try db.execute("CREATE TABLE \(table) (\(cols))")
-        let names = spec.columns.map { "\"\($0.name)\"" }.joined(separator: ", ")
+        self.table = table
+        columns = []
+    }
+
+    func beginRows(_ spec: GTFSFileSpec, columns: [Int]) throws {
+        guard !columns.isEmpty else { return }
+        self.columns = columns
+        let names = columns.map { "\"\(spec.columns[$0].name)\"" }.joined(separator: ", ")
         // FREEZE: the table was created in this transaction, so its rows can be written
         // already frozen (no hint-bit rewrite or anti-wraparound vacuum later).
         try db.beginCopy("COPY \(table) (\(names)) FROM STDIN WITH (FREEZE)")
@@ -46,17 +57,17 @@ final class CopySink: GTFSRowSink {
 
     func row(_ values: UnsafeBufferPointer<GTFSValue>) throws {
         // Worst case for one row: every raw byte escaped (2x) plus separators and numbers.
-        var need = values.count * 24 + 2
+        var need = columns.count * 24 + 2
         for v in values { if case .raw(let b) = v { need += 2 * b.count } }
         if used + need > CopySink.bufferBytes { try flush() }
         if need > CopySink.bufferBytes { return try writeLargeRow(values, need) }
-        used = CopySink.encode(values, into: buffer, at: used)
+        used = columns.withUnsafeBufferPointer { CopySink.encode(values, columns: $0, into: buffer, at: used) }
     }
 
     private func writeLargeRow(_ values: UnsafeBufferPointer<GTFSValue>, _ need: Int) throws {
         let big = UnsafeMutablePointer<UInt8>.allocate(capacity: need)
         defer { big.deallocate() }
-        let n = CopySink.encode(values, into: big, at: 0)
+        let n = columns.withUnsafeBufferPointer { CopySink.encode(values, columns: $0, into: big, at: 0) }
         var offset = 0
         while offset < n {
             let count = min(CopySink.bufferBytes, n - offset)
@@ -68,10 +79,10 @@ final class CopySink: GTFSRowSink {
     }
 
     func endFile(_ spec: GTFSFileSpec) throws {
+        guard let s = sender else { return }  // no header, no rows: the table stays empty
         try flush()
-        let s = sender
         sender = nil
-        try s?.finish()  // every chunk is with libpq before COPY ends on this thread
+        try s.finish()  // every chunk is with libpq before COPY ends on this thread
         try db.endCopy()
     }
 
@@ -82,11 +93,12 @@ final class CopySink: GTFSRowSink {
     }
 
     /// Encodes one row in COPY text format; returns the new end offset.
-    static func encode(_ values: UnsafeBufferPointer<GTFSValue>, into out: UnsafeMutablePointer<UInt8>, at start: Int) -> Int {
+    static func encode(_ values: UnsafeBufferPointer<GTFSValue>, columns: UnsafeBufferPointer<Int>,
+                       into out: UnsafeMutablePointer<UInt8>, at start: Int) -> Int {
         var p = start
-        for (i, v) in values.enumerated() {
+        for (i, column) in columns.enumerated() {
             if i > 0 { out[p] = 0x09; p += 1 }
-            switch v {
+            switch values[column] {
             case .null:
                 out[p] = 0x5C; out[p + 1] = 0x4E; p += 2  // \N
             case .int(let n):

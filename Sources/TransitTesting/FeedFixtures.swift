@@ -78,7 +78,7 @@ public enum FeedFixtures {
         for name in (try? FileManager.default.subpathsOfDirectory(atPath: dir.path)) ?? [] {
             let p = dir.appendingPathComponent(name).path
             var isDir: ObjCBool = false
-            FileManager.default.fileExists(atPath: p, isDirectory: &isDir)
+            _ = FileManager.default.fileExists(atPath: p, isDirectory: &isDir)
             try? FileManager.default.setAttributes([.posixPermissions: isDir.boolValue ? 0o755 : 0o644], ofItemAtPath: p)
         }
         return FeedFolder(url: dir)

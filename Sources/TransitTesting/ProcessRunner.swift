@@ -77,8 +77,8 @@ public enum ProcessRunner {
         if let environment { process.environment = environment }
         if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
         let running = Running(process: process, dir: dir)
-        FileManager.default.createFile(atPath: running.stdoutURL.path, contents: nil)
-        FileManager.default.createFile(atPath: running.stderrURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: running.stdoutURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: running.stderrURL.path, contents: nil)
         let out = try FileHandle(forWritingTo: running.stdoutURL)
         let err = try FileHandle(forWritingTo: running.stderrURL)
         defer {
