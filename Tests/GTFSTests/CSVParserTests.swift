@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TransitTesting
 import GTFS
 
 /// A record copied out of the parser's callback (records are only valid inside it).

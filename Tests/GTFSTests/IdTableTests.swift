@@ -1,4 +1,5 @@
 import Testing
+import TransitTesting
 import GTFS
 
 @Suite("IdTable and UInt64Set")

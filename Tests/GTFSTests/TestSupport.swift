@@ -3,20 +3,8 @@ import Testing
 import GTFS
 import TransitModel
 
-// Fixture helpers private to GTFSTests (TransitTesting is deliberately not used here).
 
-/// Deterministic, seedable generator (SplitMix64) so failures are reproducible.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+// Fixture helpers for GTFSTests; the seeded generator comes from TransitTesting.
 
 /// The repository root, derived from this file's path (Tests/GTFSTests/TestSupport.swift).
 var repoRoot: URL {

@@ -1,4 +1,5 @@
 import Testing
+import TransitTesting
 @testable import Geo
 
 @Suite struct GridIndexTests {
@@ -25,13 +26,13 @@ import Testing
     }
 
     static func randomPoints(_ n: Int, span: Double, seed: UInt64) -> [Point] {
-        var rng = SplitMix64(seed: seed)
+        var rng = SeededRandom(seed: seed)
         return (0..<n).map { _ in (Double.random(in: -span...span, using: &rng), Double.random(in: -span...span, using: &rng)) }
     }
 
     static func check(_ pts: [Point], cell: Double, queries: Int, span: Double, maxRadius: Double, seed: UInt64) {
         let index = GridIndex(points: pts, cellMeters: cell)
-        var rng = SplitMix64(seed: seed)
+        var rng = SeededRandom(seed: seed)
         var buffer: [Int32] = []
         for _ in 0..<queries {
             // Queries also fall outside the points' bounding box.
