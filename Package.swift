@@ -25,15 +25,23 @@ let package = Package(
         ]),
         .target(name: "Geo", dependencies: ["CProj"]),
         .target(name: "TransitStore", dependencies: ["TransitModel", "GTFS", "CLibPQ"]),
+        // The timetable: immutable flat arrays built from a FeedSnapshot (PROJ for footpaths).
+        .target(name: "Timetable", dependencies: ["TransitModel", "Geo"]),
+        // The router: RAPTOR over a Timetable. No I/O, no logging, no globals.
+        .target(name: "Raptor", dependencies: ["Timetable", "TransitModel"]),
+        // Places, times and walks around the router: what a plan request means.
+        .target(name: "Planner", dependencies: ["Raptor", "Timetable", "TransitModel", "Geo"]),
         .executableTarget(name: "TransitCLI", dependencies: [
-            "TransitModel", "GTFS", "TransitStore",
+            "TransitModel", "GTFS", "TransitStore", "Timetable", "Raptor", "Planner",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        .target(name: "TransitTesting", dependencies: ["GTFS", "TransitStore"]),
+        .target(name: "TransitTesting", dependencies: ["GTFS", "TransitStore", "TransitModel", "Geo"]),
 
         .testTarget(name: "TransitModelTests", dependencies: ["TransitModel"]),
         .testTarget(name: "GTFSTests", dependencies: ["GTFS", "TransitModel", "TransitTesting"]),
         .testTarget(name: "GeoTests", dependencies: ["Geo", "TransitTesting"]),
         .testTarget(name: "TransitStoreTests", dependencies: ["TransitStore", "GTFS", "TransitTesting"]),
+        .testTarget(name: "TimetableTests", dependencies: ["Timetable", "TransitModel", "GTFS", "TransitTesting"]),
+        .testTarget(name: "RaptorTests", dependencies: ["Raptor", "Timetable", "Planner", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
     ]
 )

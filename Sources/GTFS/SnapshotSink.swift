@@ -1,0 +1,198 @@
+import Foundation
+import TransitModel
+
+/// Collects the checked rows of one feed into a `FeedSnapshot` (the loader has already
+/// skipped every row whose references are broken).
+///
+/// Use: `let sink = SnapshotSink(feedId: "bart")`, `GTFSFeedLoader(source:).load(into: sink)`,
+/// then `sink.snapshot`.
+public final class SnapshotSink: GTFSRowSink {
+    public private(set) var snapshot = FeedSnapshot()
+
+    private var agencyIndex: [String: Int32] = [:]
+    private var stopIndex = IdTable(capacity: 4096)
+    private var stopParentIds: [String?] = []
+    private var routeIndex: [String: Int32] = [:]
+    private var serviceIndex: [String: Int32] = [:]
+    private var tripIndex = IdTable(capacity: 16_384)
+    private var column: [String: Int] = [:]
+    private var kind = ""
+
+    // Stop times as they come (any order), grouped and sorted at the end of the file.
+    private var stTrip: [Int32] = [], stSequence: [Int32] = [], stStop: [Int32] = []
+    private var stArrival: [Int32] = [], stDeparture: [Int32] = []
+    private var stPickup: [UInt8] = [], stDropOff: [UInt8] = [], stDistance: [Double] = []
+
+    public init(feedId: String) {
+        snapshot.feedIds = [feedId]
+    }
+
+    public func beginFile(_ spec: GTFSFileSpec) throws {
+        kind = spec.table
+        column = Dictionary(uniqueKeysWithValues: spec.columns.enumerated().map { ($1.name, $0) })
+    }
+
+    private func text(_ v: UnsafeBufferPointer<GTFSValue>, _ name: String) -> String? {
+        if case .raw(let b) = v[column[name]!] { return String(decoding: b, as: UTF8.self) }
+        return nil
+    }
+    private func bytes(_ v: UnsafeBufferPointer<GTFSValue>, _ name: String) -> UnsafeBufferPointer<UInt8>? {
+        if case .raw(let b) = v[column[name]!] { return b }
+        return nil
+    }
+    private func int(_ v: UnsafeBufferPointer<GTFSValue>, _ name: String) -> Int? {
+        if case .int(let i) = v[column[name]!] { return i }
+        return nil
+    }
+    private func double(_ v: UnsafeBufferPointer<GTFSValue>, _ name: String) -> Double? {
+        text(v, name).flatMap(Double.init)
+    }
+    private func date(_ v: UnsafeBufferPointer<GTFSValue>, _ name: String) -> ServiceDate? {
+        if case .date(let d) = v[column[name]!] { return d }
+        return nil
+    }
+
+    private func service(_ id: String) -> Int32 {
+        if let s = serviceIndex[id] { return s }
+        let s = Int32(snapshot.services.count)
+        snapshot.services.append(FeedSnapshot.Service(feed: 0, serviceId: id))
+        serviceIndex[id] = s
+        return s
+    }
+
+    public func row(_ v: UnsafeBufferPointer<GTFSValue>) throws {
+        switch kind {
+        case "agency":
+            let id = text(v, "agency_id") ?? ""
+            agencyIndex[id] = Int32(snapshot.agencies.count)
+            snapshot.agencies.append(.init(feed: 0, agencyId: id, name: text(v, "agency_name") ?? "",
+                                           timezone: text(v, "agency_timezone") ?? "UTC"))
+        case "stops":
+            stopIndex.insert(bytes(v, "stop_id")!)
+            stopParentIds.append(text(v, "parent_station"))
+            snapshot.stops.append(.init(feed: 0, stopId: text(v, "stop_id")!, name: text(v, "stop_name") ?? "",
+                                        latitude: double(v, "stop_lat"), longitude: double(v, "stop_lon"),
+                                        locationType: Int8(int(v, "location_type") ?? 0), parent: -1,
+                                        platformCode: text(v, "platform_code")))
+        case "routes":
+            let agency = text(v, "agency_id").flatMap { agencyIndex[$0] } ?? 0
+            routeIndex[text(v, "route_id")!] = Int32(snapshot.routes.count)
+            snapshot.routes.append(.init(feed: 0, routeId: text(v, "route_id")!, agency: agency,
+                                         shortName: text(v, "route_short_name"), longName: text(v, "route_long_name"),
+                                         type: Int32(int(v, "route_type")!), color: text(v, "route_color"),
+                                         textColor: text(v, "route_text_color")))
+        case "calendar":
+            let s = Int(service(text(v, "service_id")!))
+            var mask: UInt8 = 0
+            for (i, day) in ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].enumerated()
+                where int(v, day) == 1 { mask |= 1 << UInt8(i) }
+            snapshot.services[s].weekdays = mask
+            snapshot.services[s].start = date(v, "start_date")
+            snapshot.services[s].end = date(v, "end_date")
+        case "calendar_dates":
+            let s = Int(service(text(v, "service_id")!))
+            if int(v, "exception_type") == 1 { snapshot.services[s].added.append(date(v, "date")!) }
+            else { snapshot.services[s].removed.append(date(v, "date")!) }
+        case "trips":
+            tripIndex.insert(bytes(v, "trip_id")!)
+            snapshot.trips.append(.init(feed: 0, tripId: text(v, "trip_id")!, route: routeIndex[text(v, "route_id")!]!,
+                                        service: serviceIndex[text(v, "service_id")!]!,
+                                        headsign: text(v, "trip_headsign"), shapeId: text(v, "shape_id")))
+        case "stop_times":
+            stTrip.append(tripIndex.find(bytes(v, "trip_id")!)!)
+            stSequence.append(Int32(int(v, "stop_sequence")!))
+            stStop.append(stopIndex.find(bytes(v, "stop_id")!)!)
+            stArrival.append(int(v, "arrival_time").map(Int32.init) ?? FeedSnapshot.untimed)
+            stDeparture.append(int(v, "departure_time").map(Int32.init) ?? FeedSnapshot.untimed)
+            stPickup.append(UInt8(int(v, "pickup_type") ?? 0))
+            stDropOff.append(UInt8(int(v, "drop_off_type") ?? 0))
+            stDistance.append(double(v, "shape_dist_traveled") ?? .nan)
+        case "frequencies":
+            snapshot.frequencies.append(.init(trip: tripIndex.find(bytes(v, "trip_id")!)!,
+                                              startTime: Int32(int(v, "start_time")!), endTime: Int32(int(v, "end_time")!),
+                                              headwaySeconds: Int32(int(v, "headway_secs")!)))
+        case "transfers":
+            guard text(v, "from_route_id") == nil, text(v, "to_route_id") == nil,
+                  text(v, "from_trip_id") == nil, text(v, "to_trip_id") == nil,
+                  let from = bytes(v, "from_stop_id").flatMap({ stopIndex.find($0) }),
+                  let to = bytes(v, "to_stop_id").flatMap({ stopIndex.find($0) }) else { return }
+            snapshot.transfers.append(.init(fromStop: from, toStop: to, type: Int8(int(v, "transfer_type") ?? 0),
+                                            minTransferTime: int(v, "min_transfer_time").map(Int32.init),
+                                            line: Int32(int(v, "line_number")!)))
+        default:
+            break
+        }
+    }
+
+    public func endFile(_ spec: GTFSFileSpec) throws {
+        switch spec.table {
+        case "stops":
+            for (i, parent) in stopParentIds.enumerated() {
+                if let parent, let p = stopIndex.find(parent) { snapshot.stops[i].parent = p }
+            }
+        case "stop_times":
+            groupStopTimes()
+        default:
+            break
+        }
+    }
+
+    /// Counting sort by trip, then by stop_sequence within each trip.
+    private func groupStopTimes() {
+        let tripCount = snapshot.trips.count
+        var offsets = [Int32](repeating: 0, count: tripCount + 1)
+        for t in stTrip { offsets[Int(t) + 1] += 1 }
+        for i in 0..<tripCount { offsets[i + 1] += offsets[i] }
+        var order = [Int32](repeating: 0, count: stTrip.count)
+        var next = offsets
+        for (i, t) in stTrip.enumerated() { order[Int(next[Int(t)])] = Int32(i); next[Int(t)] += 1 }
+        for t in 0..<tripCount {
+            let range = Int(offsets[t])..<Int(offsets[t + 1])
+            if range.count > 1 { order[range].sort { stSequence[Int($0)] < stSequence[Int($1)] } }
+        }
+        snapshot.tripStopTimes = offsets
+        snapshot.stopTimeStop = order.map { stStop[Int($0)] }
+        snapshot.stopTimeArrival = order.map { stArrival[Int($0)] }
+        snapshot.stopTimeDeparture = order.map { stDeparture[Int($0)] }
+        snapshot.stopTimePickup = order.map { stPickup[Int($0)] }
+        snapshot.stopTimeDropOff = order.map { stDropOff[Int($0)] }
+        snapshot.stopTimeShapeDistance = order.map { stDistance[Int($0)] }
+        stTrip = []; stSequence = []; stStop = []; stArrival = []; stDeparture = []
+        stPickup = []; stDropOff = []; stDistance = []
+    }
+
+    /// Reads a feed (zip or folder) into a snapshot; problems as `GTFSFeedLoader` reports them.
+    public static func load(path: String, feedId: String) throws -> (FeedSnapshot, GTFSLoadSummary) {
+        let sink = SnapshotSink(feedId: feedId)
+        let summary = try GTFSFeedLoader(source: openFeed(at: path)).load(into: sink)
+        return (sink.snapshot, summary)
+    }
+}
+
+extension FeedSnapshot {
+    /// Several feeds side by side: indexes of the later ones are shifted.
+    public static func merging(_ parts: [FeedSnapshot]) -> FeedSnapshot {
+        var out = FeedSnapshot()
+        for part in parts {
+            let feed = Int32(out.feedIds.count), agency = Int32(out.agencies.count), stop = Int32(out.stops.count)
+            let route = Int32(out.routes.count), service = Int32(out.services.count), trip = Int32(out.trips.count)
+            let stopTime = Int32(out.stopTimeStop.count)
+            out.feedIds += part.feedIds
+            out.agencies += part.agencies.map { var a = $0; a.feed += feed; return a }
+            out.stops += part.stops.map { var s = $0; s.feed += feed; if s.parent >= 0 { s.parent += stop }; return s }
+            out.routes += part.routes.map { var r = $0; r.feed += feed; r.agency += agency; return r }
+            out.services += part.services.map { var s = $0; s.feed += feed; return s }
+            out.trips += part.trips.map { var t = $0; t.feed += feed; t.route += route; t.service += service; return t }
+            out.tripStopTimes += part.tripStopTimes.dropFirst().map { $0 + stopTime }
+            out.stopTimeStop += part.stopTimeStop.map { $0 + stop }
+            out.stopTimeArrival += part.stopTimeArrival
+            out.stopTimeDeparture += part.stopTimeDeparture
+            out.stopTimePickup += part.stopTimePickup
+            out.stopTimeDropOff += part.stopTimeDropOff
+            out.stopTimeShapeDistance += part.stopTimeShapeDistance
+            out.frequencies += part.frequencies.map { var f = $0; f.trip += trip; return f }
+            out.transfers += part.transfers.map { var x = $0; x.fromStop += stop; x.toStop += stop; return x }
+        }
+        return out
+    }
+}

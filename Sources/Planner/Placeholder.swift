@@ -1,0 +1,1 @@
+// The Planner layer; see README.

@@ -1,0 +1,1 @@
+// The Raptor layer; see README.

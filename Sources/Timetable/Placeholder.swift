@@ -1,0 +1,1 @@
+// The Timetable layer; see README.

@@ -1,0 +1,153 @@
+/// What one or more GTFS feeds say, in memory, before any routing structure is built:
+/// the input of `TimetableBuilder` and of the tests' reference router.
+///
+/// Ids are interned into dense `Int32` indexes (position in these arrays); string ids are
+/// kept for answers. Stop times are grouped by trip (`tripStopTimes` is an offset table)
+/// and ordered by `stop_sequence` within a trip. Several feeds live side by side: every
+/// entity carries the index of its feed in `feedIds`.
+public struct FeedSnapshot: Sendable {
+    /// `stopTimeArrival`/`stopTimeDeparture` value for "no time given" (interpolated later).
+    public static let untimed: Int32 = -1_000_000_000
+
+    public struct Agency: Sendable, Equatable {
+        public var feed: Int32
+        public var agencyId: String
+        public var name: String
+        /// IANA time zone name, e.g. `Europe/Warsaw`.
+        public var timezone: String
+        public init(feed: Int32, agencyId: String, name: String, timezone: String) {
+            self.feed = feed; self.agencyId = agencyId; self.name = name; self.timezone = timezone
+        }
+    }
+
+    public struct Stop: Sendable, Equatable {
+        public var feed: Int32
+        public var stopId: String
+        public var name: String
+        /// Degrees, WGS84; nil when the feed gives none (the parent's apply).
+        public var latitude: Double?
+        public var longitude: Double?
+        /// 0 stop/platform, 1 station, 2 entrance, 3 generic node, 4 boarding area.
+        public var locationType: Int8
+        /// Index of the parent station in `stops`, or -1.
+        public var parent: Int32
+        public var platformCode: String?
+        public init(feed: Int32, stopId: String, name: String, latitude: Double?, longitude: Double?,
+                    locationType: Int8, parent: Int32, platformCode: String?) {
+            self.feed = feed; self.stopId = stopId; self.name = name; self.latitude = latitude
+            self.longitude = longitude; self.locationType = locationType; self.parent = parent
+            self.platformCode = platformCode
+        }
+    }
+
+    public struct Route: Sendable, Equatable {
+        public var feed: Int32
+        public var routeId: String
+        /// Index in `agencies`.
+        public var agency: Int32
+        public var shortName: String?
+        public var longName: String?
+        public var type: Int32
+        public var color: String?
+        public var textColor: String?
+        public init(feed: Int32, routeId: String, agency: Int32, shortName: String?, longName: String?,
+                    type: Int32, color: String?, textColor: String?) {
+            self.feed = feed; self.routeId = routeId; self.agency = agency; self.shortName = shortName
+            self.longName = longName; self.type = type; self.color = color; self.textColor = textColor
+        }
+    }
+
+    /// A service: calendar.txt's weekdays and dates, and calendar_dates.txt's exceptions.
+    public struct Service: Sendable, Equatable {
+        public var feed: Int32
+        public var serviceId: String
+        /// Bit 0 Monday … bit 6 Sunday; 0 when the service has no calendar.txt row.
+        public var weekdays: UInt8
+        public var start: ServiceDate?
+        public var end: ServiceDate?
+        public var added: [ServiceDate]
+        public var removed: [ServiceDate]
+        public init(feed: Int32, serviceId: String, weekdays: UInt8 = 0, start: ServiceDate? = nil,
+                    end: ServiceDate? = nil, added: [ServiceDate] = [], removed: [ServiceDate] = []) {
+            self.feed = feed; self.serviceId = serviceId; self.weekdays = weekdays; self.start = start
+            self.end = end; self.added = added; self.removed = removed
+        }
+
+        /// Whether the service runs on `date` (an added date runs, a removed one does not).
+        public func runs(on date: ServiceDate) -> Bool {
+            if removed.contains(date) { return false }
+            if added.contains(date) { return true }
+            guard let start, let end, date >= start, date <= end else { return false }
+            return weekdays & (1 << UInt8(date.weekday)) != 0
+        }
+    }
+
+    public struct Trip: Sendable, Equatable {
+        public var feed: Int32
+        public var tripId: String
+        public var route: Int32
+        public var service: Int32
+        public var headsign: String?
+        public var shapeId: String?
+        public init(feed: Int32, tripId: String, route: Int32, service: Int32, headsign: String?, shapeId: String?) {
+            self.feed = feed; self.tripId = tripId; self.route = route; self.service = service
+            self.headsign = headsign; self.shapeId = shapeId
+        }
+    }
+
+    public struct Frequency: Sendable, Equatable {
+        public var trip: Int32
+        /// Seconds since noon minus 12 h, as `ServiceTime`.
+        public var startTime: Int32
+        public var endTime: Int32
+        public var headwaySeconds: Int32
+        public init(trip: Int32, startTime: Int32, endTime: Int32, headwaySeconds: Int32) {
+            self.trip = trip; self.startTime = startTime; self.endTime = endTime; self.headwaySeconds = headwaySeconds
+        }
+    }
+
+    /// A transfers.txt row naming only stops (rows naming trips or routes are not kept).
+    public struct Transfer: Sendable, Equatable {
+        public var fromStop: Int32
+        public var toStop: Int32
+        /// transfer_type; 0 when empty.
+        public var type: Int8
+        /// min_transfer_time in seconds, or nil.
+        public var minTransferTime: Int32?
+        /// The row's line in transfers.txt (the later row wins among equals).
+        public var line: Int32
+        public init(fromStop: Int32, toStop: Int32, type: Int8, minTransferTime: Int32?, line: Int32) {
+            self.fromStop = fromStop; self.toStop = toStop; self.type = type
+            self.minTransferTime = minTransferTime; self.line = line
+        }
+    }
+
+    /// Feed ids, by feed index.
+    public var feedIds: [String] = []
+    public var agencies: [Agency] = []
+    public var stops: [Stop] = []
+    public var routes: [Route] = []
+    public var services: [Service] = []
+    public var trips: [Trip] = []
+    // Trip -> its stop times: indexes tripStopTimes[t] ..< tripStopTimes[t + 1] (count + 1 entries).
+    public var tripStopTimes: [Int32] = [0]
+    // Stop time -> stop index.
+    public var stopTimeStop: [Int32] = []
+    // Stop time -> arrival and departure (seconds since noon minus 12 h) or `untimed`.
+    public var stopTimeArrival: [Int32] = []
+    public var stopTimeDeparture: [Int32] = []
+    // Stop time -> pickup_type and drop_off_type (0 when empty).
+    public var stopTimePickup: [UInt8] = []
+    public var stopTimeDropOff: [UInt8] = []
+    // Stop time -> shape_dist_traveled, or NaN.
+    public var stopTimeShapeDistance: [Double] = []
+    public var frequencies: [Frequency] = []
+    public var transfers: [Transfer] = []
+
+    public init() {}
+
+    public var stopTimeCount: Int { stopTimeStop.count }
+
+    /// The stop times of trip `t` as a range of stop time indexes.
+    public func stopTimes(ofTrip t: Int) -> Range<Int> { Int(tripStopTimes[t])..<Int(tripStopTimes[t + 1]) }
+}
