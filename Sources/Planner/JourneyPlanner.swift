@@ -1,0 +1,258 @@
+import Foundation
+import Geo
+import Raptor
+import Timetable
+import TransitModel
+
+/// Where a trip starts or ends.
+public enum Place: Sendable, Equatable, CustomStringConvertible {
+    case coordinate(Coordinate)
+    /// A stop by id; `feed` scopes it when several feeds use the same id.
+    case stop(feed: String?, id: String)
+
+    /// Parses `lat,lon`, `stop:ID` or `stop:FEED:ID`.
+    public static func parse(_ text: String) -> Place? {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        if t.hasPrefix("stop:") {
+            let rest = t.dropFirst(5)
+            guard !rest.isEmpty else { return nil }
+            // stop:FEED:ID only when FEED is a loaded feed id; the planner checks.
+            return .stop(feed: nil, id: String(rest))
+        }
+        let parts = t.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]) else { return nil }
+        let c = Coordinate(latitude: lat, longitude: lon)
+        return c.isValid ? .coordinate(c) : nil
+    }
+
+    public var description: String {
+        switch self {
+        case .coordinate(let c): return "\(c.latitude),\(c.longitude)"
+        case .stop(let feed, let id): return feed.map { "stop:\($0):\(id)" } ?? "stop:\(id)"
+        }
+    }
+}
+
+/// When: an instant, or a local date and time in the query's time zone.
+public enum QueryTime: Sendable, Equatable {
+    /// UTC seconds since 1970.
+    case instant(Int64)
+    /// A wall-clock time, read in the zone of the first agency of the feed whose stop is
+    /// nearest the origin.
+    case local(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int)
+
+    /// Parses ISO 8601: `2020-04-20T08:30:00` (local) or with `Z` / `+02:00` (an instant).
+    public static func parse(_ text: String) -> QueryTime? {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        let scalars = Array(t.utf8)
+        guard scalars.count >= 16 else { return nil }
+        func num(_ a: Int, _ b: Int) -> Int? { Int(String(decoding: scalars[a..<b], as: UTF8.self)) }
+        guard scalars[4] == UInt8(ascii: "-"), scalars[7] == UInt8(ascii: "-"),
+              scalars[10] == UInt8(ascii: "T") || scalars[10] == UInt8(ascii: " "), scalars[13] == UInt8(ascii: ":"),
+              let y = num(0, 4), let mo = num(5, 7), let d = num(8, 10), let h = num(11, 13), let mi = num(14, 16),
+              ServiceDate(year: y, month: mo, day: d) != nil, h < 24, mi < 60 else { return nil }
+        var i = 16, sec = 0
+        if i < scalars.count && scalars[i] == UInt8(ascii: ":") {
+            guard i + 3 <= scalars.count, let s = num(i + 1, i + 3), s < 60 else { return nil }
+            sec = s; i += 3
+        }
+        let local = QueryTime.local(year: y, month: mo, day: d, hour: h, minute: mi, second: sec)
+        if i == scalars.count { return local }
+        let rest = String(decoding: scalars[i...], as: UTF8.self)
+        let date = Int64(ServiceDate(year: y, month: mo, day: d)!.daysSinceEpoch) * 86_400 + Int64(h * 3600 + mi * 60 + sec)
+        if rest == "Z" { return .instant(date) }
+        guard rest.count == 6, let sign = rest.first, sign == "+" || sign == "-",
+              let oh = Int(rest.dropFirst().prefix(2)), let om = Int(rest.suffix(2)), rest.dropFirst(3).first == ":" else { return nil }
+        let offset = Int64(oh * 3600 + om * 60) * (sign == "-" ? -1 : 1)
+        return .instant(date - offset)
+    }
+}
+
+/// One plan request: checked when built by the planner.
+public struct PlanQuery: Sendable {
+    public var from: Place
+    public var to: Place
+    public var time: QueryTime
+    public var arriveBy: Bool
+    public var parameters: RoutingParameters
+    public init(from: Place, to: Place, time: QueryTime, arriveBy: Bool = false, parameters: RoutingParameters = RoutingParameters()) {
+        self.from = from; self.to = to; self.time = time; self.arriveBy = arriveBy; self.parameters = parameters
+    }
+}
+
+/// Why a plan was refused: a stable code and a plain sentence.
+public struct PlanError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let code: String
+    public let message: String
+    public init(_ code: String, _ message: String) { self.code = code; self.message = message }
+    public var description: String { "\(code): \(message)" }
+}
+
+/// A journey as the planner answers it.
+public struct Journey: Sendable, Equatable {
+    /// UTC seconds since 1970.
+    public var departure: Int64
+    public var arrival: Int64
+    /// 0 for the walk-only journey.
+    public var rides: Int
+    /// Rides, changes, and walks; a walk-only journey has no legs here (see `walkMeters`).
+    public var legs: [RaptorLeg]
+    /// For the walk-only journey: its length in meters.
+    public var walkMeters: Double?
+}
+
+public struct PlanResult: Sendable {
+    public var journeys: [Journey]
+    /// The query's time zone (IANA name) and the UTC instant the query time meant.
+    public var timeZone: String
+    public var time: Int64
+    public var origin: Coordinate
+    public var destination: Coordinate
+}
+
+/// Turns a plan request into a router request and back: places, times and time zones,
+/// walks to and from stops, the walk-only journey.
+public final class JourneyPlanner: Sendable {
+    public let timetable: Timetable
+    public let router: RaptorRouter
+    // stop_id -> stop indexes (several feeds may use one id).
+    private let stopsById: [String: [Int32]]
+    private let feedIndex: [String: Int32]
+
+    public init(timetable: Timetable) {
+        self.timetable = timetable
+        router = RaptorRouter(timetable: timetable)
+        var byId: [String: [Int32]] = [:]
+        for (i, s) in timetable.snapshot.stops.enumerated() { byId[s.stopId, default: []].append(Int32(i)) }
+        stopsById = byId
+        feedIndex = Dictionary(uniqueKeysWithValues: timetable.snapshot.feedIds.enumerated().map { ($1, Int32($0)) })
+    }
+
+    /// The stop a place names, if it is a stop.
+    public func resolveStop(_ feed: String?, _ id: String) throws(PlanError) -> Int32 {
+        var feed = feed, id = id
+        if feed == nil, let colon = id.firstIndex(of: ":"), feedIndex[String(id[..<colon])] != nil, stopsById[id] == nil {
+            feed = String(id[..<colon]); id = String(id[id.index(after: colon)...])
+        }
+        let candidates = (stopsById[id] ?? []).filter { feed == nil || timetable.snapshot.stops[Int($0)].feed == feedIndex[feed!] }
+        guard let first = candidates.first else {
+            throw PlanError("UNKNOWN_STOP", "no stop with id \"\(id)\"" + (feed.map { " in feed \"\($0)\"" } ?? ""))
+        }
+        if candidates.count > 1 {
+            let feeds = candidates.map { timetable.snapshot.feedIds[Int(timetable.snapshot.stops[Int($0)].feed)] }
+            throw PlanError("AMBIGUOUS_STOP", "stop id \"\(id)\" is in several feeds (\(feeds.joined(separator: ", "))): write stop:FEED:\(id)")
+        }
+        return first
+    }
+
+    public func coordinate(of place: Place) throws(PlanError) -> Coordinate {
+        switch place {
+        case .coordinate(let c): return c
+        case .stop(let feed, let id):
+            let s = try resolveStop(feed, id)
+            guard let c = timetable.coordinate(ofStop: s) else {
+                throw PlanError("STOP_WITHOUT_LOCATION", "stop \"\(id)\" has no coordinates")
+            }
+            return c
+        }
+    }
+
+    /// The time zone the model reads a local query time in: that of the first agency of
+    /// the feed whose stop is nearest the origin.
+    public func queryTimeZone(origin: Coordinate) -> String {
+        let snapshot = timetable.snapshot
+        guard let nearest = timetable.nearestStop(origin),
+              let agency = snapshot.agencies.first(where: { $0.feed == snapshot.stops[Int(nearest.stop)].feed }) else {
+            return snapshot.agencies.first?.timezone ?? "UTC"
+        }
+        return agency.timezone
+    }
+
+    /// UTC seconds for a local time; in a DST gap or a repeated hour, the offset in force
+    /// before the change applies.
+    public static func instant(localSeconds l: Int64, zone: TimeZone) -> Int64 {
+        func offset(_ u: Int64) -> Int64 { Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(u)))) }
+        let before = offset(l - 14 * 3600), after = offset(l + 14 * 3600)
+        if before == after { return l - before }
+        let validBefore = offset(l - before) == before
+        let validAfter = offset(l - after) == after
+        if validBefore || !validAfter { return l - before }
+        return l - after
+    }
+
+    public func plan(_ query: PlanQuery) throws(PlanError) -> PlanResult {
+        let p = query.parameters
+        do { try p.validate(footpathBeelineMeters: timetable.footpathBeelineMeters) } catch {
+            throw PlanError("BAD_PARAMETER", error.description)
+        }
+        let origin = try coordinate(of: query.from)
+        let destination = try coordinate(of: query.to)
+        let zoneName = queryTimeZone(origin: origin)
+        let zone = TimeZone(identifier: zoneName) ?? TimeZone(identifier: "UTC")!
+        let t: Int64
+        switch query.time {
+        case .instant(let u): t = u
+        case .local(let y, let mo, let d, let h, let mi, let s):
+            let l = Int64(ServiceDate(year: y, month: mo, day: d)!.daysSinceEpoch) * 86_400 + Int64(h * 3600 + mi * 60 + s)
+            t = JourneyPlanner.instant(localSeconds: l, zone: zone)
+        }
+        // D: the local date of T; rides of service dates D - 1, D and D + 1.
+        let localSeconds = t + Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(t))))
+        let localDate = ServiceDate(daysSinceEpoch: Int32((localSeconds - (localSeconds % 86_400 + 86_400) % 86_400) / 86_400))
+        let d = Int(localDate.daysSinceEpoch - timetable.firstDay.daysSinceEpoch)
+        let days = [d - 1, d, d + 1]
+
+        let access = walks(from: origin, p)
+        let egress = walks(from: destination, p)
+        var journeys: [Journey] = []
+        let direct = Geodesic.distance(origin, destination)
+        if p.walkMeters(beeline: direct) <= p.maxDirectWalk {
+            let w = p.walkSeconds(beeline: direct)
+            journeys.append(Journey(departure: query.arriveBy ? t - w : t, arrival: query.arriveBy ? t : t + w, rides: 0,
+                                    legs: [], walkMeters: p.walkMeters(beeline: direct)))
+        }
+        if access.isEmpty || egress.isEmpty {
+            if !journeys.isEmpty { return PlanResult(journeys: journeys, timeZone: zoneName, time: t, origin: origin, destination: destination) }
+            let end = access.isEmpty ? origin : destination
+            let which = access.isEmpty ? "origin" : "destination"
+            let nearest = timetable.nearestStop(end)
+            let how = nearest.map { "the nearest stop is \(Int(p.walkMeters(beeline: $0.meters).rounded())) m away on foot" } ?? "no stop is known"
+            throw PlanError(access.isEmpty ? "NO_STOP_NEAR_ORIGIN" : "NO_STOP_NEAR_DESTINATION",
+                            "no stop within \(Int(p.maxAccessWalk)) m walk of the \(which): \(how)")
+        }
+        let request: RaptorRequest
+        do {
+            request = try RaptorRequest(arriveBy: query.arriveBy, time: t, access: access, egress: egress, days: days,
+                                        parameters: p, timetable: timetable)
+        } catch { throw PlanError("BAD_PARAMETER", error.description) }
+        for j in router.route(request) {
+            journeys.append(Journey(departure: j.departure, arrival: j.arrival, rides: j.rides, legs: j.legs, walkMeters: nil))
+        }
+        // First the one that arrives earliest (arrive-by: departs latest), fewer rides, less walking.
+        journeys.sort { a, b in
+            let ka = query.arriveBy ? -a.departure : a.arrival, kb = query.arriveBy ? -b.departure : b.arrival
+            if ka != kb { return ka < kb }
+            if a.rides != b.rides { return a.rides < b.rides }
+            return walking(a) < walking(b)
+        }
+        return PlanResult(journeys: journeys, timeZone: zoneName, time: t, origin: origin, destination: destination)
+    }
+
+    private func walking(_ j: Journey) -> Double {
+        if let w = j.walkMeters { return w }
+        return j.legs.reduce(0) { sum, leg in
+            switch leg {
+            case .access(_, _, _, let m), .egress(_, _, _, let m), .transfer(_, _, _, _, let m): return sum + m
+            case .ride: return sum
+            }
+        }
+    }
+
+    /// Boardable stops within maxAccessWalk of a point, with walk durations.
+    func walks(from point: Coordinate, _ p: RoutingParameters) -> [StopWalk] {
+        timetable.stopsNear(point, beelineMeters: p.maxAccessWalk / p.walkDetourFactor + 1).compactMap { s in
+            let m = p.walkMeters(beeline: s.meters)
+            return m <= p.maxAccessWalk ? StopWalk(stop: s.stop, seconds: p.walkSeconds(beeline: s.meters), meters: m) : nil
+        }
+    }
+}

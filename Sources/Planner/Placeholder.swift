@@ -1,1 +1,0 @@
-// The Planner layer; see README.

@@ -1,1 +1,0 @@
-// The Raptor layer; see README.

@@ -1,0 +1,55 @@
+import Timetable
+
+/// A walk between the origin (or destination) and a stop: the stop and the walk's duration.
+public struct StopWalk: Sendable, Equatable {
+    public var stop: Int32
+    public var seconds: Int64
+    public var meters: Double
+    public init(stop: Int32, seconds: Int64, meters: Double) { self.stop = stop; self.seconds = seconds; self.meters = meters }
+}
+
+/// One search: checked when built, immutable, nothing kept between searches.
+public struct RaptorRequest: Sendable {
+    /// Depart at `time` (false) or arrive by `time` (true); UTC seconds since 1970.
+    public let arriveBy: Bool
+    public let time: Int64
+    /// Walks from the origin to first stops, and from last stops to the destination.
+    public let access: [StopWalk]
+    public let egress: [StopWalk]
+    /// Timetable days whose trips may be ridden (the model: D − 1, D, D + 1).
+    public let days: [Int]
+    public let parameters: RoutingParameters
+
+    public init(arriveBy: Bool, time: Int64, access: [StopWalk], egress: [StopWalk], days: [Int],
+                parameters: RoutingParameters, timetable: Timetable) throws(ParameterError) {
+        try parameters.validate(footpathBeelineMeters: timetable.footpathBeelineMeters)
+        self.arriveBy = arriveBy
+        self.time = time
+        self.access = access
+        self.egress = egress
+        self.days = days.filter { $0 >= 0 && $0 < timetable.dayCount }
+        self.parameters = parameters
+    }
+}
+
+/// One leg of a journey found by the router.
+public enum RaptorLeg: Sendable, Equatable {
+    /// Walk from the origin to `stop`, leaving at `departure`.
+    case access(stop: Int32, departure: Int64, arrival: Int64, meters: Double)
+    /// A ride on `trip` (timetable trip index, in `route`) of service day `day`, boarding at
+    /// route position `from` and alighting at `to`.
+    case ride(route: Int32, trip: Int32, day: Int, from: Int32, to: Int32, departure: Int64, arrival: Int64)
+    /// A change: walk between stops (`from` ≠ `to`) or stay (`from` = `to`); `ready` is
+    /// when the next vehicle may be boarded (walk and slack included).
+    case transfer(from: Int32, to: Int32, departure: Int64, ready: Int64, meters: Double)
+    /// Walk from `stop` to the destination.
+    case egress(stop: Int32, departure: Int64, arrival: Int64, meters: Double)
+}
+
+/// A journey with rides: departure from the origin, arrival at the destination, legs.
+public struct RaptorJourney: Sendable, Equatable {
+    public var rides: Int
+    public var departure: Int64
+    public var arrival: Int64
+    public var legs: [RaptorLeg]
+}

@@ -1,1 +1,0 @@
-// The Timetable layer; see README.

@@ -1,0 +1,237 @@
+import Geo
+import TransitModel
+
+/// The timetable the router reads: immutable flat arrays indexed by dense `Int32` ids,
+/// with offset tables for variable-length lists (as nigiri lays it out).
+///
+/// - Stops keep the indexes of `FeedSnapshot.stops` (so answers map back directly); only
+///   boardable ones (location_type 0) are served by routes.
+/// - A route here is a trip pattern: one snapshot route, one stop sequence, one set of
+///   pickup/drop-off rules, split further wherever trips overtake each other, so that
+///   the trips of a route are in the same order at every stop and a binary search for
+///   the next departure is always right.
+/// - Times are seconds since noon minus 12 h of a trip's service date, in its agency's
+///   time zone; `dayBase` turns them into UTC instants for each service date.
+/// - Footpaths are candidates: every pair of boardable stops within
+///   `footpathBeelineMeters` (and every pair a transfers.txt row links), with the
+///   beeline distance; a request filters them by its own walking parameters.
+///
+/// Immutable after building: any number of queries may read it at once.
+public final class Timetable: Sendable {
+    // MARK: Stops
+
+    public let stopCount: Int
+    // Stop -> latitude / longitude in degrees (the parent station's when the stop has none), NaN if unknown.
+    public let stopLatitude: [Double]
+    public let stopLongitude: [Double]
+    // Stop -> whether vehicles stop there for boarding and alighting (location_type 0).
+    public let stopBoardable: [Bool]
+    // Stop -> feed index.
+    public let stopFeed: [Int32]
+    // Stop -> list of (route, position) pairs: offsets into stopRouteRoute / stopRoutePosition.
+    public let stopRouteOffsets: [Int32]
+    public let stopRouteRoute: [Int32]
+    public let stopRoutePosition: [Int32]
+
+    // MARK: Routes (trip patterns)
+
+    public let routeCount: Int
+    // Route -> list of stops: routeStops[routeStopOffsets[r] ..< routeStopOffsets[r + 1]].
+    public let routeStopOffsets: [Int32]
+    public let routeStops: [Int32]
+    // Route stop position (same indexing as routeStops) -> boarding / alighting allowed.
+    public let routeCanBoard: [Bool]
+    public let routeCanAlight: [Bool]
+    // Route -> list of trips: routeTrips[routeTripOffsets[r] ..< routeTripOffsets[r + 1]], by departure.
+    public let routeTripOffsets: [Int32]
+    // Route -> start of its times in `departures` / `arrivals`, laid out stop-major:
+    // time of trip j (0-based within the route) at position i is at start + i * tripCount + j.
+    public let routeTimeOffsets: [Int32]
+    public let departures: [Int32]
+    public let arrivals: [Int32]
+    // Route -> time zone index (into timeZoneNames and dayBase).
+    public let routeTimeZone: [Int32]
+    // Route -> snapshot route index.
+    public let routeSourceRoute: [Int32]
+
+    // MARK: Trips (frequency-based trips expanded; one entry per run)
+
+    public let tripCount: Int
+    // Trip (position in routeTrips order, i.e. routeTripOffsets[r] + j) -> service index.
+    public let tripService: [Int32]
+    // Trip -> snapshot trip index.
+    public let tripSource: [Int32]
+
+    // MARK: Service days
+
+    /// The first service date any service can run, minus one day.
+    public let firstDay: ServiceDate
+    public let dayCount: Int
+    /// Words per service in `serviceDays`.
+    public let serviceWords: Int
+    // Service -> bit set of days since firstDay on which it runs.
+    public let serviceDays: [UInt64]
+    /// IANA names of the time zones in use.
+    public let timeZoneNames: [String]
+    // (time zone, day) -> UTC seconds since 1970 of noon minus 12 h of that day: dayBase[tz * dayCount + day].
+    public let dayBase: [Int64]
+
+    // MARK: Footpaths and transfer rules
+
+    /// The largest beeline distance of a distance-based footpath candidate (meters).
+    public let footpathBeelineMeters: Double
+    // Stop -> footpath candidates to other stops: footTarget[footOffsets[s] ..< footOffsets[s + 1]].
+    public let footOffsets: [Int32]
+    public let footTarget: [Int32]
+    // Footpath -> beeline meters (geodesic, WGS84).
+    public let footBeeline: [Double]
+    // Footpath -> rule from transfers.txt (TransferRule raw value) and min_transfer_time (seconds, 0 if none).
+    public let footRule: [UInt8]
+    public let footMinTime: [Int32]
+    // Stop -> footpaths arriving there (indexes into the foot* arrays): footIn[footInOffsets[s] ..< footInOffsets[s + 1]].
+    public let footInOffsets: [Int32]
+    public let footIn: [Int32]
+    // Footpath -> its origin stop.
+    public let footSource: [Int32]
+    // Stop -> rule for changing at the stop itself, and its min_transfer_time.
+    public let sameStopRule: [UInt8]
+    public let sameStopMinTime: [Int32]
+
+    // MARK: Access and egress
+
+    /// Per feed: a local metric projection and a grid of its boardable stops.
+    public let stopGrids: [StopGrid]
+
+    /// The snapshot the timetable was built from (names, ids, routes for answers).
+    public let snapshot: FeedSnapshot
+
+    /// Problems met while building (trips left out, …), for the caller to report.
+    public let warnings: [String]
+
+    init(stopCount: Int, stopLatitude: [Double], stopLongitude: [Double], stopBoardable: [Bool], stopFeed: [Int32],
+         stopRouteOffsets: [Int32], stopRouteRoute: [Int32], stopRoutePosition: [Int32],
+         routeStopOffsets: [Int32], routeStops: [Int32], routeCanBoard: [Bool], routeCanAlight: [Bool],
+         routeTripOffsets: [Int32], routeTimeOffsets: [Int32], departures: [Int32], arrivals: [Int32],
+         routeTimeZone: [Int32], routeSourceRoute: [Int32], tripService: [Int32], tripSource: [Int32],
+         firstDay: ServiceDate, dayCount: Int, serviceWords: Int, serviceDays: [UInt64],
+         timeZoneNames: [String], dayBase: [Int64], footpathBeelineMeters: Double,
+         footOffsets: [Int32], footTarget: [Int32], footBeeline: [Double], footRule: [UInt8], footMinTime: [Int32],
+         sameStopRule: [UInt8], sameStopMinTime: [Int32], stopGrids: [StopGrid], snapshot: FeedSnapshot, warnings: [String]) {
+        self.stopCount = stopCount; self.stopLatitude = stopLatitude; self.stopLongitude = stopLongitude
+        self.stopBoardable = stopBoardable; self.stopFeed = stopFeed
+        self.stopRouteOffsets = stopRouteOffsets; self.stopRouteRoute = stopRouteRoute; self.stopRoutePosition = stopRoutePosition
+        self.routeCount = routeStopOffsets.count - 1
+        self.routeStopOffsets = routeStopOffsets; self.routeStops = routeStops
+        self.routeCanBoard = routeCanBoard; self.routeCanAlight = routeCanAlight
+        self.routeTripOffsets = routeTripOffsets; self.routeTimeOffsets = routeTimeOffsets
+        self.departures = departures; self.arrivals = arrivals
+        self.routeTimeZone = routeTimeZone; self.routeSourceRoute = routeSourceRoute
+        self.tripCount = tripService.count; self.tripService = tripService; self.tripSource = tripSource
+        self.firstDay = firstDay; self.dayCount = dayCount; self.serviceWords = serviceWords; self.serviceDays = serviceDays
+        self.timeZoneNames = timeZoneNames; self.dayBase = dayBase
+        self.footpathBeelineMeters = footpathBeelineMeters
+        self.footOffsets = footOffsets; self.footTarget = footTarget; self.footBeeline = footBeeline
+        self.footRule = footRule; self.footMinTime = footMinTime
+        // Incoming footpaths, for searches that run backwards in time.
+        var source = [Int32](repeating: 0, count: footTarget.count)
+        for a in 0..<stopCount { for f in Int(footOffsets[a])..<Int(footOffsets[a + 1]) { source[f] = Int32(a) } }
+        var inOffsets = [Int32](repeating: 0, count: stopCount + 1)
+        for b in footTarget { inOffsets[Int(b) + 1] += 1 }
+        for i in 0..<stopCount { inOffsets[i + 1] += inOffsets[i] }
+        var inList = [Int32](repeating: 0, count: footTarget.count)
+        var fill = inOffsets
+        for f in 0..<footTarget.count { let b = Int(footTarget[f]); inList[Int(fill[b])] = Int32(f); fill[b] += 1 }
+        self.footSource = source
+        self.footInOffsets = inOffsets
+        self.footIn = inList
+        self.sameStopRule = sameStopRule; self.sameStopMinTime = sameStopMinTime
+        self.stopGrids = stopGrids; self.snapshot = snapshot; self.warnings = warnings
+    }
+
+    /// Whether service `s` runs on day `day` (days since `firstDay`).
+    @inlinable
+    public func serviceRuns(_ s: Int32, day: Int) -> Bool {
+        guard day >= 0 && day < dayCount else { return false }
+        return serviceDays[Int(s) * serviceWords + day >> 6] & (1 << UInt64(day & 63)) != 0
+    }
+
+    /// The coordinate of a stop, if known.
+    public func coordinate(ofStop s: Int32) -> Coordinate? {
+        let lat = stopLatitude[Int(s)], lon = stopLongitude[Int(s)]
+        return lat.isNaN || lon.isNaN ? nil : Coordinate(latitude: lat, longitude: lon)
+    }
+
+    /// Boardable stops within `beelineMeters` of `point` (geodesic), nearest first.
+    public func stopsNear(_ point: Coordinate, beelineMeters: Double) -> [(stop: Int32, meters: Double)] {
+        var out: [(stop: Int32, meters: Double)] = []
+        for grid in stopGrids { grid.stopsNear(point, beelineMeters: beelineMeters, timetable: self, into: &out) }
+        return out.sorted { ($0.meters, $0.stop) < ($1.meters, $1.stop) }
+    }
+
+    /// The boardable stop nearest `point` over all feeds, with its distance.
+    public func nearestStop(_ point: Coordinate) -> (stop: Int32, meters: Double)? {
+        var best: (stop: Int32, meters: Double)?
+        for grid in stopGrids {
+            if let n = grid.nearest(point, timetable: self), best == nil || n.meters < best!.meters { best = n }
+        }
+        return best
+    }
+}
+
+/// How a transfers.txt row changes a change between two stops (or at one stop).
+public enum TransferRule: UInt8, Sendable {
+    /// No row: walk (if another stop) plus `transferSlack`.
+    case none = 0
+    /// transfer_type 0 (or another value than 1–3): as `none`, but the footpath exists
+    /// whatever its length.
+    case recommended = 1
+    /// transfer_type 1: timed, no slack.
+    case timed = 2
+    /// transfer_type 2: max(walk + slack, min_transfer_time).
+    case minimumTime = 3
+    /// transfer_type 3: not possible.
+    case forbidden = 4
+}
+
+/// Boardable stops of one feed in a local metric projection (PROJ) with a grid index.
+public final class StopGrid: @unchecked Sendable {
+    // @unchecked: `projection` is used under its own lock (LocalProjection is thread-safe).
+    let projection: LocalProjection
+    let grid: GridIndex
+    /// Grid point -> stop index.
+    let stops: [Int32]
+
+    init(projection: LocalProjection, grid: GridIndex, stops: [Int32]) {
+        self.projection = projection
+        self.grid = grid
+        self.stops = stops
+    }
+
+    func stopsNear(_ point: Coordinate, beelineMeters: Double, timetable: Timetable,
+                   into out: inout [(stop: Int32, meters: Double)]) {
+        let p = projection.project(point)
+        guard p.x.isFinite && p.y.isFinite else { return }
+        // The projection is equidistant from its centre only; elsewhere it distorts by a
+        // fraction of a percent within a city. Search 5% wider, then keep exact distances.
+        for i in grid.within(x: p.x, y: p.y, radiusMeters: beelineMeters * 1.05 + 10) {
+            let s = stops[Int(i)]
+            let d = Geodesic.distance(point, timetable.coordinate(ofStop: s)!)
+            if d <= beelineMeters { out.append((s, d)) }
+        }
+    }
+
+    func nearest(_ point: Coordinate, timetable: Timetable) -> (stop: Int32, meters: Double)? {
+        let p = projection.project(point)
+        guard p.x.isFinite && p.y.isFinite, let i = grid.nearest(x: p.x, y: p.y) else { return nil }
+        // Exact: check every stop within the projected nearest distance plus margin.
+        let s0 = stops[Int(i)]
+        let d0 = Geodesic.distance(point, timetable.coordinate(ofStop: s0)!)
+        var best = (stop: s0, meters: d0)
+        for j in grid.within(x: p.x, y: p.y, radiusMeters: d0 * 1.05 + 10) {
+            let s = stops[Int(j)]
+            let d = Geodesic.distance(point, timetable.coordinate(ofStop: s)!)
+            if d < best.meters || (d == best.meters && s < best.stop) { best = (s, d) }
+        }
+        return best
+    }
+}

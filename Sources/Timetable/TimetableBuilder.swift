@@ -1,0 +1,368 @@
+import Foundation
+import Geo
+import TransitModel
+
+/// Builds a `Timetable` from a `FeedSnapshot`, following `../shared/spec/routing-model.md`:
+/// which stops are boarded, untimed stop times interpolated, frequencies expanded, service
+/// days, time zones, footpaths and transfers.txt rules.
+public enum TimetableBuilder {
+    public struct Options: Sendable {
+        /// Largest beeline distance (meters) between two stops for a footpath candidate.
+        /// A request may then walk up to this × its walkDetourFactor between stops.
+        public var footpathBeelineMeters: Double = 1000
+        public init() {}
+    }
+
+    public static func build(_ snapshot: FeedSnapshot, options: Options = Options()) throws -> Timetable {
+        var warnings: [String] = []
+        let s = snapshot
+        let stopCount = s.stops.count
+
+        // Stops: coordinates (inherited from the parent when missing), boardability.
+        var lat = [Double](repeating: .nan, count: stopCount), lon = lat
+        var boardable = [Bool](repeating: false, count: stopCount)
+        var stopFeed = [Int32](repeating: 0, count: stopCount)
+        for (i, stop) in s.stops.enumerated() {
+            stopFeed[i] = stop.feed
+            if let a = stop.latitude, let b = stop.longitude { lat[i] = a; lon[i] = b }
+            else if stop.parent >= 0, let a = s.stops[Int(stop.parent)].latitude, let b = s.stops[Int(stop.parent)].longitude {
+                lat[i] = a; lon[i] = b
+            }
+            boardable[i] = stop.locationType == 0 && !lat[i].isNaN
+        }
+
+        // Service days: one day before the first date any service runs to one after the last.
+        var minDay = Int32.max, maxDay = Int32.min
+        for service in s.services {
+            for d in [service.start, service.end].compactMap({ $0 }) + service.added {
+                minDay = min(minDay, d.daysSinceEpoch); maxDay = max(maxDay, d.daysSinceEpoch)
+            }
+        }
+        if minDay > maxDay { minDay = 0; maxDay = 0 }
+        let firstDay = ServiceDate(daysSinceEpoch: minDay - 1)
+        let dayCount = Int(maxDay - minDay) + 3
+        let words = (dayCount + 63) / 64
+        var serviceDays = [UInt64](repeating: 0, count: s.services.count * words)
+        for (si, service) in s.services.enumerated() {
+            for day in 0..<dayCount where service.runs(on: firstDay.adding(days: day)) {
+                serviceDays[si * words + day >> 6] |= 1 << UInt64(day & 63)
+            }
+        }
+
+        // Time zones: each route runs in its agency's zone.
+        var tzIndex: [String: Int32] = [:], tzNames: [String] = []
+        var routeTZ = [Int32](repeating: 0, count: s.routes.count)
+        for (ri, route) in s.routes.enumerated() {
+            let name = s.agencies.isEmpty ? "UTC" : s.agencies[Int(route.agency)].timezone
+            if tzIndex[name] == nil { tzIndex[name] = Int32(tzNames.count); tzNames.append(name) }
+            routeTZ[ri] = tzIndex[name]!
+        }
+        if tzNames.isEmpty { tzNames = ["UTC"] }
+        var dayBase = [Int64](repeating: 0, count: tzNames.count * dayCount)
+        for (zi, name) in tzNames.enumerated() {
+            guard let zone = TimeZone(identifier: name) else {
+                throw TimetableError("unknown time zone \(name)")
+            }
+            for day in 0..<dayCount {
+                dayBase[zi * dayCount + day] = noonMinus12h(firstDay.adding(days: day), zone)
+            }
+        }
+
+        // Trips: times per boardable position, frequencies expanded.
+        struct Run { var trip: Int32; var service: Int32; var arr: [Int32]; var dep: [Int32] }
+        struct PatternKey: Hashable { var route: Int32; var stops: [Int32]; var board: [Bool]; var alight: [Bool] }
+        var patternIndex: [PatternKey: Int] = [:]
+        var patterns: [(key: PatternKey, runs: [Run])] = []
+        var frequenciesByTrip: [Int32: [FeedSnapshot.Frequency]] = [:]
+        for f in s.frequencies { frequenciesByTrip[f.trip, default: []].append(f) }
+        var leftOut = 0
+        for t in 0..<s.trips.count {
+            let range = s.stopTimes(ofTrip: t)
+            guard range.count >= 2 else { continue }
+            guard var (arr, dep) = interpolatedTimes(s, range) else { leftOut += 1; continue }
+            var stops: [Int32] = [], board: [Bool] = [], alight: [Bool] = []
+            var keptArr: [Int32] = [], keptDep: [Int32] = []
+            for (k, st) in range.enumerated() {
+                let stop = s.stopTimeStop[st]
+                guard boardable[Int(stop)] else { continue }  // passed through
+                stops.append(stop)
+                board.append(s.stopTimePickup[st] != 1)
+                alight.append(s.stopTimeDropOff[st] != 1)
+                keptArr.append(arr[k]); keptDep.append(dep[k])
+            }
+            guard stops.count >= 2 else { continue }
+            arr = keptArr; dep = keptDep
+            let key = PatternKey(route: s.trips[t].route, stops: stops, board: board, alight: alight)
+            let p: Int
+            if let existing = patternIndex[key] { p = existing } else {
+                p = patterns.count; patternIndex[key] = p; patterns.append((key, []))
+            }
+            let service = s.trips[t].service
+            if let freqs = frequenciesByTrip[Int32(t)] {
+                // Offsets from the template's first departure; one run per distinct start.
+                let first = dep[0]
+                var starts = Set<Int32>()
+                for f in freqs {
+                    var start = f.startTime
+                    while start < f.endTime { starts.insert(start); start += f.headwaySeconds }
+                }
+                for start in starts.sorted() {
+                    patterns[p].runs.append(Run(trip: Int32(t), service: service,
+                                                arr: arr.map { $0 - first + start }, dep: dep.map { $0 - first + start }))
+                }
+            } else {
+                patterns[p].runs.append(Run(trip: Int32(t), service: service, arr: arr, dep: dep))
+            }
+        }
+        if leftOut > 0 { warnings.append("\(leftOut) trips left out: their first or last stop time has no time") }
+
+        // Routes: each pattern split so that no trip overtakes another (FIFO at every stop).
+        var routeStopOffsets: [Int32] = [0], routeStops: [Int32] = [], canBoard: [Bool] = [], canAlight: [Bool] = []
+        var routeTripOffsets: [Int32] = [0], routeTimeOffsets: [Int32] = [0], departures: [Int32] = [], arrivals: [Int32] = []
+        var routeTimeZone: [Int32] = [], routeSource: [Int32] = [], tripService: [Int32] = [], tripSource: [Int32] = []
+        for pattern in patterns {
+            let runs = pattern.runs.sorted { a, b in
+                for i in 0..<a.dep.count where a.dep[i] != b.dep[i] { return a.dep[i] < b.dep[i] }
+                for i in 0..<a.arr.count where a.arr[i] != b.arr[i] { return a.arr[i] < b.arr[i] }
+                return a.trip < b.trip
+            }
+            var groups: [[Run]] = []
+            for run in runs {
+                if let g = groups.firstIndex(where: { group in
+                    let last = group[group.count - 1]
+                    return (0..<run.dep.count).allSatisfy { last.dep[$0] <= run.dep[$0] && last.arr[$0] <= run.arr[$0] }
+                }) {
+                    groups[g].append(run)
+                } else {
+                    groups.append([run])
+                }
+            }
+            for group in groups {
+                routeStops += pattern.key.stops
+                canBoard += pattern.key.board
+                canAlight += pattern.key.alight
+                routeStopOffsets.append(Int32(routeStops.count))
+                let n = pattern.key.stops.count
+                for i in 0..<n {
+                    for run in group { departures.append(run.dep[i]); arrivals.append(run.arr[i]) }
+                }
+                routeTimeOffsets.append(Int32(departures.count))
+                for run in group { tripService.append(run.service); tripSource.append(run.trip) }
+                routeTripOffsets.append(Int32(tripService.count))
+                routeTimeZone.append(routeTZ[Int(pattern.key.route)])
+                routeSource.append(pattern.key.route)
+            }
+        }
+        let routeCount = routeSource.count
+
+        // Stop -> (route, position).
+        var stopRouteCount = [Int32](repeating: 0, count: stopCount + 1)
+        for stop in routeStops { stopRouteCount[Int(stop) + 1] += 1 }
+        for i in 0..<stopCount { stopRouteCount[i + 1] += stopRouteCount[i] }
+        var stopRouteRoute = [Int32](repeating: 0, count: routeStops.count)
+        var stopRoutePosition = stopRouteRoute
+        var fill = stopRouteCount
+        for r in 0..<routeCount {
+            let start = Int(routeStopOffsets[r])
+            for pos in 0..<(Int(routeStopOffsets[r + 1]) - start) {
+                let stop = Int(routeStops[start + pos])
+                stopRouteRoute[Int(fill[stop])] = Int32(r)
+                stopRoutePosition[Int(fill[stop])] = Int32(pos)
+                fill[stop] += 1
+            }
+        }
+
+        // Stop grids and footpaths: one local projection per group of nearby feeds.
+        let (grids, pairs) = try footpathCandidates(lat: lat, lon: lon, boardable: boardable, stopFeed: stopFeed,
+                                                    feedCount: s.feedIds.count, radius: options.footpathBeelineMeters)
+        var rules: [Int64: (rule: TransferRule, minTime: Int32, direct: Bool, line: Int32)] = [:]
+        func key(_ a: Int32, _ b: Int32) -> Int64 { Int64(a) << 32 | Int64(b) }
+        func expand(_ stop: Int32) -> (stops: [Int32], direct: Bool) {
+            let st = s.stops[Int(stop)]
+            switch st.locationType {
+            case 0: return (boardable[Int(stop)] ? [stop] : [], true)
+            case 1:
+                return (s.stops.indices.filter { s.stops[$0].parent == stop && boardable[$0] }.map(Int32.init), false)
+            default: return ([], true)
+            }
+        }
+        var childrenCache: [Int32: (stops: [Int32], direct: Bool)] = [:]
+        for row in s.transfers {
+            let from = childrenCache[row.fromStop] ?? expand(row.fromStop); childrenCache[row.fromStop] = from
+            let to = childrenCache[row.toStop] ?? expand(row.toStop); childrenCache[row.toStop] = to
+            let direct = from.direct && to.direct
+            let rule: TransferRule
+            switch row.type {
+            case 1: rule = .timed
+            case 2: rule = .minimumTime
+            case 3: rule = .forbidden
+            default: rule = .recommended
+            }
+            for a in from.stops {
+                for b in to.stops {
+                    let k = key(a, b)
+                    if let old = rules[k], old.direct && !direct { continue }  // a direct row wins
+                    if let old = rules[k], old.direct == direct && old.line > row.line { continue }
+                    rules[k] = (rule, row.minTransferTime ?? 0, direct, row.line)
+                }
+            }
+        }
+        var footOffsets = [Int32](repeating: 0, count: stopCount + 1)
+        var footTarget: [Int32] = [], footBeeline: [Double] = [], footRule: [UInt8] = [], footMinTime: [Int32] = []
+        var sameRule = [UInt8](repeating: TransferRule.none.rawValue, count: stopCount)
+        var sameMin = [Int32](repeating: 0, count: stopCount)
+        var extra: [Int32: [(Int32, Double)]] = [:]
+        for (k, v) in rules {
+            let a = Int32(truncatingIfNeeded: k >> 32), b = Int32(truncatingIfNeeded: k & 0xFFFF_FFFF)
+            if a == b { sameRule[Int(a)] = v.rule.rawValue; sameMin[Int(a)] = v.minTime; continue }
+            let d = Geodesic.distance(Coordinate(latitude: lat[Int(a)], longitude: lon[Int(a)]),
+                                      Coordinate(latitude: lat[Int(b)], longitude: lon[Int(b)]))
+            extra[a, default: []].append((b, d))
+        }
+        for a in 0..<stopCount {
+            var targets = pairs[a]
+            for (b, d) in extra[Int32(a)] ?? [] where !targets.contains(where: { $0.0 == b }) { targets.append((b, d)) }
+            targets.sort { $0.0 < $1.0 }
+            for (b, d) in targets {
+                footTarget.append(b)
+                footBeeline.append(d)
+                let r = rules[key(Int32(a), b)]
+                footRule.append(r?.rule.rawValue ?? TransferRule.none.rawValue)
+                footMinTime.append(r?.minTime ?? 0)
+            }
+            footOffsets[a + 1] = Int32(footTarget.count)
+        }
+
+        return Timetable(stopCount: stopCount, stopLatitude: lat, stopLongitude: lon, stopBoardable: boardable,
+                         stopFeed: stopFeed, stopRouteOffsets: stopRouteCount, stopRouteRoute: stopRouteRoute,
+                         stopRoutePosition: stopRoutePosition, routeStopOffsets: routeStopOffsets, routeStops: routeStops,
+                         routeCanBoard: canBoard, routeCanAlight: canAlight, routeTripOffsets: routeTripOffsets,
+                         routeTimeOffsets: routeTimeOffsets, departures: departures, arrivals: arrivals,
+                         routeTimeZone: routeTimeZone, routeSourceRoute: routeSource, tripService: tripService,
+                         tripSource: tripSource, firstDay: firstDay, dayCount: dayCount, serviceWords: words,
+                         serviceDays: serviceDays, timeZoneNames: tzNames, dayBase: dayBase,
+                         footpathBeelineMeters: options.footpathBeelineMeters, footOffsets: footOffsets,
+                         footTarget: footTarget, footBeeline: footBeeline, footRule: footRule, footMinTime: footMinTime,
+                         sameStopRule: sameRule, sameStopMinTime: sameMin, stopGrids: grids, snapshot: snapshot,
+                         warnings: warnings)
+    }
+
+    /// UTC seconds of "noon of `date` minus 12 hours" in `zone` (the model's service day start).
+    public static func noonMinus12h(_ date: ServiceDate, _ zone: TimeZone) -> Int64 {
+        let noonUTC = Int64(date.daysSinceEpoch) * 86_400 + 43_200
+        var instant = noonUTC - Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(noonUTC))))
+        instant = noonUTC - Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant))))
+        return instant - 43_200
+    }
+
+    /// Arrival and departure of every stop time of a trip, untimed ones interpolated as the
+    /// model says; nil when the first or last has no time.
+    static func interpolatedTimes(_ s: FeedSnapshot, _ range: Range<Int>) -> ([Int32], [Int32])? {
+        let u = FeedSnapshot.untimed
+        var arr = range.map { s.stopTimeArrival[$0] }, dep = range.map { s.stopTimeDeparture[$0] }
+        for k in 0..<arr.count {
+            if arr[k] == u && dep[k] != u { arr[k] = dep[k] }
+            if dep[k] == u && arr[k] != u { dep[k] = arr[k] }
+        }
+        guard arr.first != u, arr.last != u else { return nil }
+        var prev = 0
+        var k = 1
+        while k < arr.count {
+            if arr[k] != u { prev = k; k += 1; continue }
+            var next = k
+            while arr[next] == u { next += 1 }
+            // Distances along the trip: shape_dist_traveled when the whole span has it.
+            let span = Array(range)[prev...next]
+            let useShape = span.allSatisfy { !s.stopTimeShapeDistance[$0].isNaN }
+            var cumulative = [Double](repeating: 0, count: span.count)
+            for j in 1..<span.count {
+                let a = span[span.startIndex + j - 1], b = span[span.startIndex + j]
+                let step: Double
+                if useShape {
+                    step = s.stopTimeShapeDistance[b] - s.stopTimeShapeDistance[a]
+                } else {
+                    let sa = s.stops[Int(s.stopTimeStop[a])], sb = s.stops[Int(s.stopTimeStop[b])]
+                    step = beeline(s, sa, sb)
+                }
+                cumulative[j] = cumulative[j - 1] + step
+            }
+            let total = cumulative[span.count - 1]
+            let tPrev = dep[prev], tNext = arr[next]
+            for j in 1..<(span.count - 1) {
+                let t: Int32
+                if total == 0 { t = tPrev } else {
+                    let x = Double(tNext - tPrev) * cumulative[j] / total
+                    t = tPrev + Int32((x + 0.5).rounded(.down))
+                }
+                arr[prev + j] = t; dep[prev + j] = t
+            }
+            prev = next
+            k = next + 1
+        }
+        return (arr, dep)
+    }
+
+    private static func beeline(_ s: FeedSnapshot, _ a: FeedSnapshot.Stop, _ b: FeedSnapshot.Stop) -> Double {
+        func coordinate(_ x: FeedSnapshot.Stop) -> Coordinate? {
+            if let la = x.latitude, let lo = x.longitude { return Coordinate(latitude: la, longitude: lo) }
+            if x.parent >= 0, let la = s.stops[Int(x.parent)].latitude, let lo = s.stops[Int(x.parent)].longitude {
+                return Coordinate(latitude: la, longitude: lo)
+            }
+            return nil
+        }
+        guard let ca = coordinate(a), let cb = coordinate(b) else { return 0 }
+        return Geodesic.distance(ca, cb)
+    }
+
+    /// Groups feeds whose stops lie near each other (a city's several feeds), gives each
+    /// group a local azimuthal equidistant projection centred on its stops and a grid
+    /// index, and finds every pair of boardable stops within `radius` meters.
+    static func footpathCandidates(lat: [Double], lon: [Double], boardable: [Bool], stopFeed: [Int32],
+                                   feedCount: Int, radius: Double) throws -> ([StopGrid], [[(Int32, Double)]]) {
+        let n = lat.count
+        // Feed centres, then union feeds within 200 km of each other.
+        var sumLat = [Double](repeating: 0, count: feedCount), sumLon = sumLat, count = [Int](repeating: 0, count: feedCount)
+        for i in 0..<n where boardable[i] {
+            sumLat[Int(stopFeed[i])] += lat[i]; sumLon[Int(stopFeed[i])] += lon[i]; count[Int(stopFeed[i])] += 1
+        }
+        var group = Array(0..<feedCount)
+        func root(_ x: Int) -> Int { var x = x; while group[x] != x { x = group[x] }; return x }
+        for a in 0..<feedCount where count[a] > 0 {
+            for b in (a + 1)..<max(a + 1, feedCount) where count[b] > 0 {
+                let ca = Coordinate(latitude: sumLat[a] / Double(count[a]), longitude: sumLon[a] / Double(count[a]))
+                let cb = Coordinate(latitude: sumLat[b] / Double(count[b]), longitude: sumLon[b] / Double(count[b]))
+                if Geodesic.distance(ca, cb) < 200_000 { group[root(b)] = root(a) }
+            }
+        }
+        var pairs = [[(Int32, Double)]](repeating: [], count: n)
+        var grids: [StopGrid] = []
+        for g in Set((0..<feedCount).filter { count[$0] > 0 }.map(root)).sorted() {
+            let members = (0..<n).filter { boardable[$0] && root(Int(stopFeed[$0])) == g }
+            guard !members.isEmpty else { continue }
+            let centre = Coordinate(latitude: members.map { lat[$0] }.reduce(0, +) / Double(members.count),
+                                    longitude: members.map { lon[$0] }.reduce(0, +) / Double(members.count))
+            let projection = try LocalProjection(center: centre)
+            let points = projection.project(members.map { Coordinate(latitude: lat[$0], longitude: lon[$0]) })
+            let grid = GridIndex(points: points, cellMeters: max(radius, 250))
+            var found: [Int32] = []
+            for (i, a) in members.enumerated() {
+                found.removeAll(keepingCapacity: true)
+                grid.within(x: points[i].x, y: points[i].y, radiusMeters: radius * 1.05 + 10, into: &found)
+                let ca = Coordinate(latitude: lat[a], longitude: lon[a])
+                for j in found where Int(j) != i {
+                    let b = members[Int(j)]
+                    let d = Geodesic.distance(ca, Coordinate(latitude: lat[b], longitude: lon[b]))
+                    if d <= radius { pairs[a].append((Int32(b), d)) }
+                }
+            }
+            grids.append(StopGrid(projection: projection, grid: grid, stops: members.map(Int32.init)))
+        }
+        return (grids, pairs)
+    }
+}
+
+/// A timetable cannot be built (an unknown time zone, PROJ failing).
+public struct TimetableError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+    public init(_ message: String) { description = message }
+}
