@@ -75,8 +75,12 @@ public struct PlanQuery: Sendable {
     public var time: QueryTime
     public var arriveBy: Bool
     public var parameters: RoutingParameters
-    public init(from: Place, to: Place, time: QueryTime, arriveBy: Bool = false, parameters: RoutingParameters = RoutingParameters()) {
+    /// Seconds: all Pareto-optimal journeys departing within this window after `time`.
+    public var window: Int?
+    public init(from: Place, to: Place, time: QueryTime, arriveBy: Bool = false, parameters: RoutingParameters = RoutingParameters(),
+                window: Int? = nil) {
         self.from = from; self.to = to; self.time = time; self.arriveBy = arriveBy; self.parameters = parameters
+        self.window = window
     }
 }
 
@@ -118,6 +122,9 @@ public final class JourneyPlanner: Sendable {
     // stop_id -> stop indexes (several feeds may use one id).
     private let stopsById: [String: [Int32]]
     private let feedIndex: [String: Int32]
+    /// Time zones by name, made once: creating a TimeZone per query costs a lookup in
+    /// Foundation's shared zone cache on every request.
+    private let zones: [String: TimeZone]
 
     public init(timetable: Timetable) {
         self.timetable = timetable
@@ -126,6 +133,9 @@ public final class JourneyPlanner: Sendable {
         for (i, s) in timetable.snapshot.stops.enumerated() { byId[s.stopId, default: []].append(Int32(i)) }
         stopsById = byId
         feedIndex = Dictionary(uniqueKeysWithValues: timetable.snapshot.feedIds.enumerated().map { ($1, Int32($0)) })
+        var zones: [String: TimeZone] = ["UTC": TimeZone(identifier: "UTC")!]
+        for a in timetable.snapshot.agencies { zones[a.timezone] = TimeZone(identifier: a.timezone) ?? zones["UTC"]! }
+        self.zones = zones
     }
 
     /// The stop a place names, if it is a stop.
@@ -188,7 +198,7 @@ public final class JourneyPlanner: Sendable {
         let origin = try coordinate(of: query.from)
         let destination = try coordinate(of: query.to)
         let zoneName = queryTimeZone(origin: origin)
-        let zone = TimeZone(identifier: zoneName) ?? TimeZone(identifier: "UTC")!
+        let zone = zones[zoneName] ?? zones["UTC"]!
         let t: Int64
         switch query.time {
         case .instant(let u): t = u
@@ -223,12 +233,17 @@ public final class JourneyPlanner: Sendable {
         let request: RaptorRequest
         do {
             request = try RaptorRequest(arriveBy: query.arriveBy, time: t, access: access, egress: egress, days: days,
-                                        parameters: p, timetable: timetable)
+                                        parameters: p, window: query.window.map(Int64.init), timetable: timetable)
         } catch { throw PlanError("BAD_PARAMETER", error.description) }
         for j in router.route(request) {
             journeys.append(Journey(departure: j.departure, arrival: j.arrival, rides: j.rides, legs: j.legs, walkMeters: nil))
         }
-        // First the one that arrives earliest (arrive-by: departs latest), fewer rides, less walking.
+        // Range: by departure. Otherwise first the one that arrives earliest (arrive-by:
+        // departs latest), fewer rides, less walking.
+        if query.window != nil {
+            journeys.sort { ($0.departure, $0.arrival, $0.rides) < ($1.departure, $1.arrival, $1.rides) }
+            return PlanResult(journeys: journeys, timeZone: zoneName, time: t, origin: origin, destination: destination)
+        }
         journeys.sort { a, b in
             let ka = query.arriveBy ? -a.departure : a.arrival, kb = query.arriveBy ? -b.departure : b.arrival
             if ka != kb { return ka < kb }

@@ -21,6 +21,7 @@ public struct RaptorRouter: Sendable {
     /// arrive-by, ascending rides; ties in the other end broken as the model says (latest
     /// departure for depart-at, earliest arrival for arrive-by).
     public func route(_ request: RaptorRequest) -> [RaptorJourney] {
+        if let window = request.window { return range(request, window: window) }
         var search = Search(timetable, request, forward: !request.arriveBy, maxRides: request.parameters.maxTransfers + 1)
         let found = search.run()
         return found.map { journey in
@@ -32,6 +33,34 @@ public struct RaptorRouter: Sendable {
             let sameEnd = request.arriveBy ? other.departure >= journey.departure : other.arrival <= journey.arrival
             return sameEnd && other.rides <= journey.rides ? other : journey
         }
+    }
+}
+
+extension RaptorRouter {
+    /// Every journey departing in [time, time + window] that no other journey beats on
+    /// departure (later), arrival (earlier) and rides (fewer), by departure.
+    func range(_ request: RaptorRequest, window: Int64) -> [RaptorJourney] {
+        let tt = timetable
+        var departures = Set<Int64>()
+        for w in request.access {
+            let s = Int(w.stop)
+            for i in Int(tt.stopRouteOffsets[s])..<Int(tt.stopRouteOffsets[s + 1]) {
+                let r = Int(tt.stopRouteRoute[i]), pos = Int(tt.stopRoutePosition[i])
+                guard tt.routeCanBoard[Int(tt.routeStopOffsets[r]) + pos] else { continue }
+                let tripBase = Int(tt.routeTripOffsets[r]), nt = Int(tt.routeTripOffsets[r + 1]) - tripBase
+                let column = Int(tt.routeTimeOffsets[r]) + pos * nt
+                for day in request.days {
+                    let base = tt.dayBase[Int(tt.routeTimeZone[r]) * tt.dayCount + day]
+                    for j in 0..<nt where tt.serviceRuns(tt.tripService[tripBase + j], day: day) {
+                        let leave = base + Int64(tt.departures[column + j]) - w.seconds
+                        if leave >= request.time && leave <= request.time + window { departures.insert(leave) }
+                    }
+                }
+            }
+        }
+        guard !departures.isEmpty else { return [] }
+        var search = Search(tt, request, forward: true, maxRides: request.parameters.maxTransfers + 1)
+        return search.runRange(departures: Array(departures))
     }
 }
 
@@ -58,6 +87,9 @@ struct Search {
     var rideRoute: [Int32], rideTrip: [Int32], rideDay: [Int32], rideBoardPos: [Int32], rideAlightPos: [Int32]
     // Parents of `ready`: the stop changed from and the footpath (-1 same stop), or the source walk (round 0).
     var readyFrom: [Int32], readyFoot: [Int32]
+    // Round -> best value at the destination with at most that many rides (over all iterations).
+    var targetBest: [Int64]
+    var marked: [Bool], markedList: [Int32] = []
 
     init(_ tt: Timetable, _ request: RaptorRequest, forward: Bool, maxRides: Int, time: Int64? = nil) {
         self.tt = tt
@@ -79,6 +111,8 @@ struct Search {
         rideRoute = Array(repeating: -1, count: size)
         rideTrip = rideRoute; rideDay = rideRoute; rideBoardPos = rideRoute; rideAlightPos = rideRoute
         readyFrom = rideRoute; readyFoot = rideRoute
+        targetBest = Array(repeating: Search.infinity, count: maxRides + 1)
+        marked = Array(repeating: false, count: n)
     }
 
     private func real(_ value: Int64) -> Int64 { forward ? value : -value }
@@ -109,8 +143,29 @@ struct Search {
 
     /// Runs the rounds; returns the Pareto journeys, ascending rides.
     mutating func run() -> [RaptorJourney] {
-        var marked = [Bool](repeating: false, count: n)
-        var markedList: [Int32] = []
+        iterate(start: start).map { journey(rides: $0.rides, target: $0.target) }
+    }
+
+    /// rRAPTOR: one iteration per departure time from the origin, latest first, reusing
+    /// the labels of later departures (valid bounds for earlier ones); returns every
+    /// journey not dominated in (departure later, arrival earlier, rides fewer).
+    mutating func runRange(departures: [Int64]) -> [RaptorJourney] {
+        var found: [RaptorJourney] = []
+        for t in departures.sorted(by: >) {
+            for hit in iterate(start: t) { found.append(journey(rides: hit.rides, target: hit.target)) }
+        }
+        let sorted = found.sorted { ($0.departure, -$0.arrival, -$0.rides) > ($1.departure, -$1.arrival, -$1.rides) }
+        var kept: [RaptorJourney] = []
+        for j in sorted where !kept.contains(where: { $0.departure >= j.departure && $0.arrival <= j.arrival && $0.rides <= j.rides }) {
+            kept.append(j)
+        }
+        return kept.sorted { ($0.departure, $0.rides) < ($1.departure, $1.rides) }
+    }
+
+    /// One RAPTOR run from value `start` over the current labels; returns (rides, target
+    /// walk) for every round whose destination value improved on fewer rides and on
+    /// earlier iterations.
+    private mutating func iterate(start: Int64) -> [(rides: Int, target: Int)] {
         for (i, w) in sources.enumerated() {
             let s = Int(w.stop), v = start + w.seconds
             if v < ready[s] {
@@ -118,7 +173,6 @@ struct Search {
                 if !marked[s] { marked[s] = true; markedList.append(w.stop) }
             }
         }
-        var bestTarget = Search.infinity
         var results: [(rides: Int, target: Int)] = []
         var routeStart = [Int32](repeating: -1, count: tt.routeCount)
         var routeList: [Int32] = []
@@ -126,6 +180,8 @@ struct Search {
         var improvedList: [Int32] = []
 
         for k in 1...max(1, maxRides) where maxRides >= 1 {
+            // Anything no better than the destination with k rides is pruned in round k.
+            let bound = min(targetBest[k], targetBest[k - 1])
             // Routes through stops improved in the previous round, from their first such stop.
             routeList.removeAll(keepingCapacity: true)
             for s in markedList {
@@ -138,42 +194,48 @@ struct Search {
             }
             markedList.removeAll(keepingCapacity: true)
             for r in routeList {
-                for day in days { scanRoute(Int(r), day: day, from: Int(routeStart[Int(r)]), round: k, bestTarget: bestTarget,
+                for day in days { scanRoute(Int(r), day: day, from: Int(routeStart[Int(r)]), round: k, bestTarget: bound,
                                             improved: &improved, improvedList: &improvedList) }
                 routeStart[Int(r)] = -1
             }
             // The destination.
             var roundBest = -1
+            var best = bound
             for (i, w) in targets.enumerated() {
                 let a = arrived[k * n + Int(w.stop)]
-                if a < Search.infinity && a + w.seconds < bestTarget { bestTarget = a + w.seconds; roundBest = i }
+                if a < Search.infinity && a + w.seconds < best { best = a + w.seconds; roundBest = i }
             }
-            if roundBest >= 0 { results.append((k, roundBest)) }
+            if roundBest >= 0 {
+                results.append((k, roundBest))
+                for j in k...maxRides { targetBest[j] = min(targetBest[j], best) }
+            }
             // Changes: at the stop itself, or along one footpath.
+            let nextBound = min(targetBest[k], targetBest[min(k + 1, maxRides)])
             for s32 in improvedList {
                 let s = Int(s32)
                 improved[s] = false
                 let a = arrived[k * n + s]
-                if let c = sameStopChange(s) { relax(s, a + c, round: k, from: s32, foot: -1, bestTarget: bestTarget, &marked, &markedList) }
+                if let c = sameStopChange(s) { relax(s, a + c, round: k, from: s32, foot: -1, bestTarget: nextBound) }
                 if forward {
                     for f in Int(tt.footOffsets[s])..<Int(tt.footOffsets[s + 1]) {
-                        if let c = footChange(f) { relax(Int(tt.footTarget[f]), a + c, round: k, from: s32, foot: Int32(f), bestTarget: bestTarget, &marked, &markedList) }
+                        if let c = footChange(f) { relax(Int(tt.footTarget[f]), a + c, round: k, from: s32, foot: Int32(f), bestTarget: nextBound) }
                     }
                 } else {
                     for i in Int(tt.footInOffsets[s])..<Int(tt.footInOffsets[s + 1]) {
                         let f = Int(tt.footIn[i])
-                        if let c = footChange(f) { relax(Int(tt.footSource[f]), a + c, round: k, from: s32, foot: Int32(f), bestTarget: bestTarget, &marked, &markedList) }
+                        if let c = footChange(f) { relax(Int(tt.footSource[f]), a + c, round: k, from: s32, foot: Int32(f), bestTarget: nextBound) }
                     }
                 }
             }
             improvedList.removeAll(keepingCapacity: true)
             if markedList.isEmpty { break }
         }
-        return results.map { journey(rides: $0.rides, target: $0.target) }
+        for s in markedList { marked[Int(s)] = false }
+        markedList.removeAll(keepingCapacity: true)
+        return results
     }
 
-    private mutating func relax(_ s: Int, _ v: Int64, round k: Int, from: Int32, foot: Int32, bestTarget: Int64,
-                                _ marked: inout [Bool], _ markedList: inout [Int32]) {
+    private mutating func relax(_ s: Int, _ v: Int64, round k: Int, from: Int32, foot: Int32, bestTarget: Int64) {
         // Pruned when no better than with fewer rides, or than the destination already is.
         guard v < ready[k * n + s], v < bestReady[s], v < bestTarget else { return }
         ready[k * n + s] = v

@@ -19,10 +19,20 @@ public struct RaptorRequest: Sendable {
     /// Timetable days whose trips may be ridden (the model: D − 1, D, D + 1).
     public let days: [Int]
     public let parameters: RoutingParameters
+    /// A range query: every Pareto-optimal journey departing within `window` seconds
+    /// after `time` (depart-at only).
+    public let window: Int64?
 
     public init(arriveBy: Bool, time: Int64, access: [StopWalk], egress: [StopWalk], days: [Int],
-                parameters: RoutingParameters, timetable: Timetable) throws(ParameterError) {
+                parameters: RoutingParameters, window: Int64? = nil, timetable: Timetable) throws(ParameterError) {
         try parameters.validate(footpathBeelineMeters: timetable.footpathBeelineMeters)
+        if let window, window < 0 || window > 24 * 3600 {
+            throw ParameterError(parameter: "window", value: "\(window)", allowed: "0 to 86400 seconds")
+        }
+        if window != nil && arriveBy {
+            throw ParameterError(parameter: "window", value: "\(window!)", allowed: "a window only with depart-at queries")
+        }
+        self.window = window
         self.arriveBy = arriveBy
         self.time = time
         self.access = access

@@ -102,7 +102,8 @@ public final class Timetable: Sendable {
     /// Per feed: a local metric projection and a grid of its boardable stops.
     public let stopGrids: [StopGrid]
 
-    /// The snapshot the timetable was built from (names, ids, routes for answers).
+    /// The snapshot the timetable was built from, without its stop times (names, ids,
+    /// routes and trips for answers).
     public let snapshot: FeedSnapshot
 
     /// Problems met while building (trips left out, …), for the caller to report.

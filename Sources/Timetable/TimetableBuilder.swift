@@ -80,6 +80,9 @@ public enum TimetableBuilder {
             let range = s.stopTimes(ofTrip: t)
             guard range.count >= 2 else { continue }
             guard var (arr, dep) = interpolatedTimes(s, range) else { leftOut += 1; continue }
+            // Frequency runs count from the template's first departure, even at a stop
+            // the trip only passes through (and which is dropped below).
+            let templateFirst = dep[0]
             var stops: [Int32] = [], board: [Bool] = [], alight: [Bool] = []
             var keptArr: [Int32] = [], keptDep: [Int32] = []
             for (k, st) in range.enumerated() {
@@ -100,7 +103,7 @@ public enum TimetableBuilder {
             let service = s.trips[t].service
             if let freqs = frequenciesByTrip[Int32(t)] {
                 // Offsets from the template's first departure; one run per distinct start.
-                let first = dep[0]
+                let first = templateFirst
                 var starts = Set<Int32>()
                 for f in freqs {
                     var start = f.startTime
@@ -243,8 +246,17 @@ public enum TimetableBuilder {
                          serviceDays: serviceDays, timeZoneNames: tzNames, dayBase: dayBase,
                          footpathBeelineMeters: options.footpathBeelineMeters, footOffsets: footOffsets,
                          footTarget: footTarget, footBeeline: footBeeline, footRule: footRule, footMinTime: footMinTime,
-                         sameStopRule: sameRule, sameStopMinTime: sameMin, stopGrids: grids, snapshot: snapshot,
+                         sameStopRule: sameRule, sameStopMinTime: sameMin, stopGrids: grids, snapshot: metadata(snapshot),
                          warnings: warnings)
+    }
+
+    /// The snapshot without its stop times (the timetable has them in its own layout):
+    /// names, ids and routes for answers, without 22 bytes per stop time.
+    static func metadata(_ snapshot: FeedSnapshot) -> FeedSnapshot {
+        var m = snapshot
+        m.tripStopTimes = []; m.stopTimeStop = []; m.stopTimeArrival = []; m.stopTimeDeparture = []
+        m.stopTimePickup = []; m.stopTimeDropOff = []; m.stopTimeShapeDistance = []
+        return m
     }
 
     /// UTC seconds of "noon of `date` minus 12 hours" in `zone` (the model's service day start).
