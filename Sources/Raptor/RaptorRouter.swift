@@ -90,6 +90,8 @@ struct Search {
     // Round -> best value at the destination with at most that many rides (over all iterations).
     var targetBest: [Int64]
     var marked: [Bool], markedList: [Int32] = []
+    var routeStart: [Int32], routeList: [Int32] = []
+    var improved: [Bool], improvedList: [Int32] = []
 
     init(_ tt: Timetable, _ request: RaptorRequest, forward: Bool, maxRides: Int, time: Int64? = nil) {
         self.tt = tt
@@ -113,6 +115,8 @@ struct Search {
         readyFrom = rideRoute; readyFoot = rideRoute
         targetBest = Array(repeating: Search.infinity, count: maxRides + 1)
         marked = Array(repeating: false, count: n)
+        improved = marked
+        routeStart = Array(repeating: -1, count: tt.routeCount)
     }
 
     private func real(_ value: Int64) -> Int64 { forward ? value : -value }
@@ -174,10 +178,6 @@ struct Search {
             }
         }
         var results: [(rides: Int, target: Int)] = []
-        var routeStart = [Int32](repeating: -1, count: tt.routeCount)
-        var routeList: [Int32] = []
-        var improved = [Bool](repeating: false, count: n)
-        var improvedList: [Int32] = []
 
         for k in 1...max(1, maxRides) where maxRides >= 1 {
             // Anything no better than the destination with k rides is pruned in round k.
@@ -194,8 +194,10 @@ struct Search {
             }
             markedList.removeAll(keepingCapacity: true)
             for r in routeList {
-                for day in days { scanRoute(Int(r), day: day, from: Int(routeStart[Int(r)]), round: k, bestTarget: bound,
-                                            improved: &improved, improvedList: &improvedList) }
+                let service = tt.routeService[Int(r)]
+                for day in days where tt.serviceRuns(service, day: day) {
+                    scanRoute(Int(r), day: day, from: Int(routeStart[Int(r)]), round: k, bestTarget: bound)
+                }
                 routeStart[Int(r)] = -1
             }
             // The destination.
@@ -246,8 +248,7 @@ struct Search {
     }
 
     /// Scans route `r` with the trips of service day `day`, from position `from`.
-    private mutating func scanRoute(_ r: Int, day: Int, from: Int, round k: Int, bestTarget: Int64,
-                                    improved: inout [Bool], improvedList: inout [Int32]) {
+    private mutating func scanRoute(_ r: Int, day: Int, from: Int, round k: Int, bestTarget: Int64) {
         let stopsStart = Int(tt.routeStopOffsets[r]), length = Int(tt.routeStopOffsets[r + 1]) - stopsStart
         let tripBase = Int(tt.routeTripOffsets[r]), nt = Int(tt.routeTripOffsets[r + 1]) - tripBase
         let times = Int(tt.routeTimeOffsets[r])
@@ -281,9 +282,8 @@ struct Search {
                         let target = r0 - base
                         var lo = 0, hi = current < 0 ? nt : current
                         while lo < hi { let mid = (lo + hi) / 2; if Int64(tt.departures[column + mid]) < target { lo = mid + 1 } else { hi = mid } }
-                        var j = lo
-                        while j < (current < 0 ? nt : current) && !tt.serviceRuns(tt.tripService[tripBase + j], day: day) { j += 1 }
-                        if j < (current < 0 ? nt : current) { current = j; boardPos = pos }
+                        // Every trip of a route runs on the same days (one service per route).
+                        if lo < (current < 0 ? nt : current) { current = lo; boardPos = pos }
                     }
                 } else {
                     // The latest run of this day arriving at or before -r0.
@@ -292,9 +292,7 @@ struct Search {
                         let floor = current < 0 ? 0 : current + 1
                         var lo = floor, hi = nt
                         while lo < hi { let mid = (lo + hi) / 2; if Int64(tt.arrivals[column + mid]) <= target { lo = mid + 1 } else { hi = mid } }
-                        var j = lo - 1
-                        while j >= floor && !tt.serviceRuns(tt.tripService[tripBase + j], day: day) { j -= 1 }
-                        if j >= floor { current = j; boardPos = pos }
+                        if lo - 1 >= floor { current = lo - 1; boardPos = pos }
                     }
                 }
             }

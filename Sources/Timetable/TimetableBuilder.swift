@@ -70,7 +70,10 @@ public enum TimetableBuilder {
 
         // Trips: times per boardable position, frequencies expanded.
         struct Run { var trip: Int32; var service: Int32; var arr: [Int32]; var dep: [Int32] }
-        struct PatternKey: Hashable { var route: Int32; var stops: [Int32]; var board: [Bool]; var alight: [Bool] }
+        // One service per route: then every trip of a route runs on the same days, and the
+        // router skips a route on a day it does not run with one bit test instead of
+        // stepping over trips of other services.
+        struct PatternKey: Hashable { var route: Int32; var service: Int32; var stops: [Int32]; var board: [Bool]; var alight: [Bool] }
         var patternIndex: [PatternKey: Int] = [:]
         var patterns: [(key: PatternKey, runs: [Run])] = []
         var frequenciesByTrip: [Int32: [FeedSnapshot.Frequency]] = [:]
@@ -95,7 +98,7 @@ public enum TimetableBuilder {
             }
             guard stops.count >= 2 else { continue }
             arr = keptArr; dep = keptDep
-            let key = PatternKey(route: s.trips[t].route, stops: stops, board: board, alight: alight)
+            let key = PatternKey(route: s.trips[t].route, service: s.trips[t].service, stops: stops, board: board, alight: alight)
             let p: Int
             if let existing = patternIndex[key] { p = existing } else {
                 p = patterns.count; patternIndex[key] = p; patterns.append((key, []))
@@ -123,6 +126,7 @@ public enum TimetableBuilder {
         var routeStopOffsets: [Int32] = [0], routeStops: [Int32] = [], canBoard: [Bool] = [], canAlight: [Bool] = []
         var routeTripOffsets: [Int32] = [0], routeTimeOffsets: [Int32] = [0], departures: [Int32] = [], arrivals: [Int32] = []
         var routeTimeZone: [Int32] = [], routeSource: [Int32] = [], tripService: [Int32] = [], tripSource: [Int32] = []
+        var routeService: [Int32] = []
         for pattern in patterns {
             let runs = pattern.runs.sorted { a, b in
                 for i in 0..<a.dep.count where a.dep[i] != b.dep[i] { return a.dep[i] < b.dep[i] }
@@ -154,6 +158,7 @@ public enum TimetableBuilder {
                 routeTripOffsets.append(Int32(tripService.count))
                 routeTimeZone.append(routeTZ[Int(pattern.key.route)])
                 routeSource.append(pattern.key.route)
+                routeService.append(pattern.key.service)
             }
         }
         let routeCount = routeSource.count
@@ -241,7 +246,7 @@ public enum TimetableBuilder {
                          stopRoutePosition: stopRoutePosition, routeStopOffsets: routeStopOffsets, routeStops: routeStops,
                          routeCanBoard: canBoard, routeCanAlight: canAlight, routeTripOffsets: routeTripOffsets,
                          routeTimeOffsets: routeTimeOffsets, departures: departures, arrivals: arrivals,
-                         routeTimeZone: routeTimeZone, routeSourceRoute: routeSource, tripService: tripService,
+                         routeTimeZone: routeTimeZone, routeSourceRoute: routeSource, routeService: routeService, tripService: tripService,
                          tripSource: tripSource, firstDay: firstDay, dayCount: dayCount, serviceWords: words,
                          serviceDays: serviceDays, timeZoneNames: tzNames, dayBase: dayBase,
                          footpathBeelineMeters: options.footpathBeelineMeters, footOffsets: footOffsets,
