@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job on the bundled default feed: imports it into a throwaway PostgreSQL
-# (Scripts/postgres.sh) with a release build of `transit`, then lists the stored feeds.
+# (Scripts/postgres.sh) with a release build of `transit`, lists the stored feeds, and
+# plans a trip on it.
 #
 #   Scripts/demo.sh                     DEMO_FEED / DEMO_FEED_ID below can be overridden
 #   KEEP_POSTGRES=1 Scripts/demo.sh     leave PostgreSQL running afterwards
@@ -10,6 +11,10 @@ set -euo pipefail
 
 DEMO_FEED="${DEMO_FEED:-Data/bart-2018.zip}"   # GTFS zip, relative to the repository root
 DEMO_FEED_ID="${DEMO_FEED_ID:-bart}"           # feed id it is stored under
+# A trip to plan on it: 12th St. Oakland City Center to San Francisco International Airport.
+DEMO_FROM="${DEMO_FROM:-stop:12TH}"
+DEMO_TO="${DEMO_TO:-stop:SFIA}"
+DEMO_AT="${DEMO_AT:-2018-06-05T08:30:00}"        # a Tuesday inside the feed's service period
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -52,3 +57,9 @@ section "import $DEMO_FEED as $DEMO_FEED_ID"
 
 section feeds
 "$transit" feeds
+
+section "plan $DEMO_FROM to $DEMO_TO at $DEMO_AT"
+"$transit" plan "$DEMO_FROM" "$DEMO_TO" --at "$DEMO_AT"
+
+section "the same, every best journey in the next 30 minutes"
+"$transit" plan "$DEMO_FROM" "$DEMO_TO" --at "$DEMO_AT" --window 30

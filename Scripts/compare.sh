@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The long randomized comparison of the router against the reference implementation:
+# the same test as in Scripts/test.sh, with more queries per feed (default 2000; the test
+# suite runs 250).
+#
+#   Scripts/compare.sh [QUERIES_PER_FEED]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export TRANSIT_COMPARE_QUERIES="${1:-2000}"
+if [ -z "${TRANSIT_SHARED_DATA:-}" ] && [ -d ../shared/data ]; then
+    TRANSIT_SHARED_DATA=$(cd ../shared/data && pwd -P)
+    export TRANSIT_SHARED_DATA
+fi
+Scripts/setup.sh
+echo "==> build (release, tests included)" >&2
+swift build -c release --build-tests >&2
+swift test -c release --skip-build --filter ReferenceComparisonTests

@@ -1,0 +1,109 @@
+import Foundation
+import GTFS
+import Geo
+import Planner
+import Raptor
+import Testing
+import Timetable
+import TransitModel
+import TransitTesting
+
+/// The router against an independent implementation of the routing model
+/// (`TransitTesting.ReferenceRouter`, a different algorithm written from the spec alone),
+/// on seeded random queries over real feeds: stops and points near stops, times across a
+/// service day, depart-at and arrive-by. The bar: zero differences in the best arrival
+/// (depart-at) or departure (arrive-by) for each number of rides, and in the walk-only
+/// journey. `Scripts/compare.sh` runs a longer version.
+@Suite(.serialized) struct ReferenceComparisonTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        let file: String
+        let date: (Int, Int, Int)
+        let queries: Int
+        var testDescription: String { file }
+    }
+
+    static var queriesPerFeed: Int {
+        Int(ProcessInfo.processInfo.environment["TRANSIT_COMPARE_QUERIES"] ?? "") ?? 250
+    }
+
+    static let cases: [Case] = [
+        Case(file: "caltrain.zip", date: (2009, 3, 3), queries: queriesPerFeed),
+        Case(file: "bart-2018.zip", date: (2018, 6, 5), queries: queriesPerFeed),
+        Case(file: "porto-alegre-trensurb-2019.zip", date: (2019, 4, 16), queries: queriesPerFeed),
+        Case(file: "google-sample.zip", date: (2007, 1, 6), queries: queriesPerFeed / 5),
+        Case(file: "sacramento-sacrt-2024.zip", date: (2024, 6, 18), queries: queriesPerFeed),
+    ]
+
+    static func feedPath(_ file: String) -> String {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let bundled = root.appendingPathComponent("Data").appendingPathComponent(file).path
+        if FileManager.default.fileExists(atPath: bundled) { return bundled }
+        let shared = ProcessInfo.processInfo.environment["TRANSIT_SHARED_DATA"].map { URL(fileURLWithPath: $0) }
+            ?? root.deletingLastPathComponent().appendingPathComponent("shared/data")
+        return shared.appendingPathComponent("gtfs").appendingPathComponent(file).path
+    }
+
+    @Test("router = reference on random queries", arguments: cases)
+    func compare(_ c: Case) throws {
+        let (snapshot, _) = try SnapshotSink.load(path: Self.feedPath(c.file), feedId: String(c.file.dropLast(4)))
+        let tt = try TimetableBuilder.build(snapshot)
+        let planner = JourneyPlanner(timetable: tt)
+        let reference = ReferenceRouter(snapshot: snapshot)
+        var rng = SeededRandom(seed: 20_261_121 &+ UInt64(c.file.utf8.count))
+        let stops = (0..<tt.stopCount).filter { tt.stopBoardable[$0] && tt.stopRouteOffsets[$0 + 1] > tt.stopRouteOffsets[$0] }
+        try #require(!stops.isEmpty)
+        let zone = TimeZone(identifier: snapshot.agencies[0].timezone)!
+        let (y, m, d) = c.date
+        var differences: [String] = []
+        var answered = 0
+        for q in 0..<c.queries {
+            func place() -> (Place, ReferencePlace, String) {
+                let s = stops[Int.random(in: 0..<stops.count, using: &rng)]
+                if Bool.random(using: &rng) {
+                    return (.stop(feed: nil, id: snapshot.stops[s].stopId), .stop(Int32(s)), "stop:\(snapshot.stops[s].stopId)")
+                }
+                let p = Geodesic.destination(from: tt.coordinate(ofStop: Int32(s))!,
+                                             azimuthDegrees: Double.random(in: 0..<360, using: &rng),
+                                             meters: Double.random(in: 0..<900, using: &rng))
+                return (.coordinate(p), .coordinate(latitude: p.latitude, longitude: p.longitude), "\(p.latitude),\(p.longitude)")
+            }
+            let (from, refFrom, fromText) = place()
+            let (to, refTo, toText) = place()
+            let seconds = Int.random(in: 0..<(26 * 3600), using: &rng)
+            let local = Int64(ServiceDate(year: y, month: m, day: d)!.daysSinceEpoch) * 86_400 + Int64(seconds)
+            let t = JourneyPlanner.instant(localSeconds: local, zone: zone)
+            let arriveBy = q % 2 == 1
+            let mine: [Int: Int64]
+            var mineWalk: Int64?
+            do {
+                let result = try planner.plan(PlanQuery(from: from, to: to, time: .instant(t), arriveBy: arriveBy))
+                var byRides: [Int: Int64] = [:]
+                for j in result.journeys {
+                    if j.rides == 0 { mineWalk = arriveBy ? j.departure : j.arrival; continue }
+                    byRides[j.rides] = arriveBy ? j.departure : j.arrival
+                }
+                mine = byRides
+            } catch {
+                mine = [:]
+            }
+            let refJourneys = arriveBy ? reference.arriveBy(from: refFrom, to: refTo, time: t)
+                                       : reference.departAt(from: refFrom, to: refTo, time: t)
+            var theirs: [Int: Int64] = [:]
+            var theirWalk: Int64?
+            for j in refJourneys {
+                if j.rides == 0 { theirWalk = arriveBy ? j.departure : j.arrival } else { theirs[j.rides] = arriveBy ? j.departure : j.arrival }
+            }
+            if !theirs.isEmpty { answered += 1 }
+            if mine != theirs || mineWalk != theirWalk {
+                differences.append("\(arriveBy ? "arrive-by" : "depart-at") \(fromText) -> \(toText) at \(t) (local +\(seconds)s): "
+                                   + "router \(mine.sorted { $0.key < $1.key }) walk \(String(describing: mineWalk)); "
+                                   + "reference \(theirs.sorted { $0.key < $1.key }) walk \(String(describing: theirWalk))")
+            }
+        }
+        print("\(c.file): \(c.queries) queries, \(answered) with rides, \(differences.count) differences")
+        for line in differences.prefix(10) { print("  " + line) }
+        #expect(differences.isEmpty, "\(differences.count) of \(c.queries) queries differ; first: \(differences.first ?? "")")
+        // A comparison where nothing is ever found would prove nothing.
+        #expect(answered * 2 >= c.queries, "only \(answered) of \(c.queries) queries found a journey with rides")
+    }
+}
