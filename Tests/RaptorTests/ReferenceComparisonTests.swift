@@ -19,7 +19,9 @@ import TransitTesting
         let file: String
         let date: (Int, Int, Int)
         let queries: Int
-        var testDescription: String { file }
+        /// Non-default parameters: (walkSpeed, maxTransferWalk, transferSlack, maxTransfers).
+        var custom: (Double, Double, Int, Int)? = nil
+        var testDescription: String { custom == nil ? file : "\(file) with other parameters" }
     }
 
     static var queriesPerFeed: Int {
@@ -32,6 +34,9 @@ import TransitTesting
         Case(file: "porto-alegre-trensurb-2019.zip", date: (2019, 4, 16), queries: queriesPerFeed),
         Case(file: "google-sample.zip", date: (2007, 1, 6), queries: queriesPerFeed / 5),
         Case(file: "sacramento-sacrt-2024.zip", date: (2024, 6, 18), queries: queriesPerFeed),
+        // transfers.txt at scale: 554 rows, most of them same-stop minimum times.
+        Case(file: "nyc-subway-2018.zip", date: (2018, 6, 26), queries: queriesPerFeed / 5),
+        Case(file: "bart-2018.zip", date: (2018, 6, 9), queries: queriesPerFeed / 2, custom: (1.0, 1200, 45, 2)),
     ]
 
     static func feedPath(_ file: String) -> String {
@@ -48,7 +53,15 @@ import TransitTesting
         let (snapshot, _) = try SnapshotSink.load(path: Self.feedPath(c.file), feedId: String(c.file.dropLast(4)))
         let tt = try TimetableBuilder.build(snapshot)
         let planner = JourneyPlanner(timetable: tt)
-        let reference = ReferenceRouter(snapshot: snapshot)
+        var parameters = RoutingParameters()
+        var referenceParameters = ReferenceParameters()
+        if let (speed, transferWalk, slack, transfers) = c.custom {
+            parameters.walkSpeed = speed; referenceParameters.walkSpeed = speed
+            parameters.maxTransferWalk = transferWalk; referenceParameters.maxTransferWalk = transferWalk
+            parameters.transferSlack = slack; referenceParameters.transferSlack = slack
+            parameters.maxTransfers = transfers; referenceParameters.maxTransfers = transfers
+        }
+        let reference = ReferenceRouter(snapshot: snapshot, parameters: referenceParameters)
         var rng = SeededRandom(seed: 20_261_121 &+ UInt64(c.file.utf8.count))
         let stops = (0..<tt.stopCount).filter { tt.stopBoardable[$0] && tt.stopRouteOffsets[$0 + 1] > tt.stopRouteOffsets[$0] }
         try #require(!stops.isEmpty)
@@ -76,7 +89,7 @@ import TransitTesting
             let mine: [Int: Int64]
             var mineWalk: Int64?
             do {
-                let result = try planner.plan(PlanQuery(from: from, to: to, time: .instant(t), arriveBy: arriveBy))
+                let result = try planner.plan(PlanQuery(from: from, to: to, time: .instant(t), arriveBy: arriveBy, parameters: parameters))
                 var byRides: [Int: Int64] = [:]
                 for j in result.journeys {
                     if j.rides == 0 { mineWalk = arriveBy ? j.departure : j.arrival; continue }
