@@ -9,11 +9,13 @@ import TransitModel
 public final class SnapshotSink: GTFSRowSink {
     public private(set) var snapshot = FeedSnapshot()
 
-    private var agencyIndex: [String: Int32] = [:]
+    // Ids compare byte by byte (IdTable), as the importer and the database compare them;
+    // a [String: …] dictionary would merge Unicode-equivalent ids ("Ré" and "Re\u{301}").
+    private var agencyIndex = IdTable(capacity: 16)
     private var stopIndex = IdTable(capacity: 4096)
     private var stopParentIds: [String?] = []
-    private var routeIndex: [String: Int32] = [:]
-    private var serviceIndex: [String: Int32] = [:]
+    private var routeIndex = IdTable(capacity: 256)
+    private var serviceIndex = IdTable(capacity: 64)
     private var tripIndex = IdTable(capacity: 16_384)
     private var column: [String: Int] = [:]
     private var kind = ""
@@ -52,11 +54,9 @@ public final class SnapshotSink: GTFSRowSink {
         return nil
     }
 
-    private func service(_ id: String) -> Int32 {
-        if let s = serviceIndex[id] { return s }
-        let s = Int32(snapshot.services.count)
-        snapshot.services.append(FeedSnapshot.Service(feed: 0, serviceId: id))
-        serviceIndex[id] = s
+    private func service(_ id: UnsafeBufferPointer<UInt8>) -> Int32 {
+        let (s, inserted) = serviceIndex.insert(id)
+        if inserted { snapshot.services.append(FeedSnapshot.Service(feed: 0, serviceId: String(decoding: id, as: UTF8.self))) }
         return s
     }
 
@@ -64,7 +64,7 @@ public final class SnapshotSink: GTFSRowSink {
         switch kind {
         case "agency":
             let id = text(v, "agency_id") ?? ""
-            agencyIndex[id] = Int32(snapshot.agencies.count)
+            agencyIndex.insert(bytes(v, "agency_id") ?? UnsafeBufferPointer(start: nil, count: 0))
             snapshot.agencies.append(.init(feed: 0, agencyId: id, name: text(v, "agency_name") ?? "",
                                            timezone: text(v, "agency_timezone") ?? "UTC"))
         case "stops":
@@ -75,14 +75,14 @@ public final class SnapshotSink: GTFSRowSink {
                                         locationType: Int8(int(v, "location_type") ?? 0), parent: -1,
                                         platformCode: text(v, "platform_code")))
         case "routes":
-            let agency = text(v, "agency_id").flatMap { agencyIndex[$0] } ?? 0
-            routeIndex[text(v, "route_id")!] = Int32(snapshot.routes.count)
+            let agency = bytes(v, "agency_id").flatMap { agencyIndex.find($0) } ?? 0
+            routeIndex.insert(bytes(v, "route_id")!)
             snapshot.routes.append(.init(feed: 0, routeId: text(v, "route_id")!, agency: agency,
                                          shortName: text(v, "route_short_name"), longName: text(v, "route_long_name"),
                                          type: Int32(int(v, "route_type")!), color: text(v, "route_color"),
                                          textColor: text(v, "route_text_color")))
         case "calendar":
-            let s = Int(service(text(v, "service_id")!))
+            let s = Int(service(bytes(v, "service_id")!))
             var mask: UInt8 = 0
             for (i, day) in ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].enumerated()
                 where int(v, day) == 1 { mask |= 1 << UInt8(i) }
@@ -90,13 +90,13 @@ public final class SnapshotSink: GTFSRowSink {
             snapshot.services[s].start = date(v, "start_date")
             snapshot.services[s].end = date(v, "end_date")
         case "calendar_dates":
-            let s = Int(service(text(v, "service_id")!))
+            let s = Int(service(bytes(v, "service_id")!))
             if int(v, "exception_type") == 1 { snapshot.services[s].added.append(date(v, "date")!) }
             else { snapshot.services[s].removed.append(date(v, "date")!) }
         case "trips":
             tripIndex.insert(bytes(v, "trip_id")!)
-            snapshot.trips.append(.init(feed: 0, tripId: text(v, "trip_id")!, route: routeIndex[text(v, "route_id")!]!,
-                                        service: serviceIndex[text(v, "service_id")!]!,
+            snapshot.trips.append(.init(feed: 0, tripId: text(v, "trip_id")!, route: routeIndex.find(bytes(v, "route_id")!)!,
+                                        service: serviceIndex.find(bytes(v, "service_id")!)!,
                                         headsign: text(v, "trip_headsign"), shapeId: text(v, "shape_id")))
         case "stop_times":
             stTrip.append(tripIndex.find(bytes(v, "trip_id")!)!)

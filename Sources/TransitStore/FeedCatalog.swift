@@ -30,7 +30,7 @@ public struct FeedCatalog {
         let rows = try db.query("""
             SELECT feed_id, version, to_char(imported_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
                    first_date::text, last_date::text, row_counts::text, source, feed_version
-            FROM gtfs.feeds ORDER BY feed_id
+            FROM gtfs.feeds ORDER BY feed_id COLLATE "C"
             """)
         return try rows.map { r in
             let counts = try JSONDecoder().decode([String: Int].self, from: Data((r[5] ?? "{}").utf8))

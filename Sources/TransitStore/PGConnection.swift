@@ -158,6 +158,94 @@ public final class PGConnection {
         if let firstError { throw firstError }
     }
 
+    // MARK: COPY TO STDOUT
+
+    /// Runs `COPY (SELECT …) TO STDOUT` (text format) and hands every row to `row`: its raw
+    /// bytes as the server sent them, tab-separated fields in COPY text escaping, ending
+    /// with a newline. The bytes are valid only during the call.
+    ///
+    /// When `row` throws, the rest of the data is read and dropped (so the connection stays
+    /// usable) and the first error is rethrown. A server error ends the COPY with
+    /// `StoreError.copyFailed`.
+    public func copyOut(_ sql: String, row: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+        let r = PQexec(conn, sql)
+        guard PQresultStatus(r) == PGRES_COPY_OUT else {
+            let copyIn = PQresultStatus(r) == PGRES_COPY_IN
+            try check(r, sql, code: .copyFailed)  // throws for an error status
+            PQclear(r)
+            if copyIn {  // COPY … FROM STDIN: end it, send nothing
+                PQputCopyEnd(conn, "not a COPY TO STDOUT")
+                while let r = PQgetResult(conn) { PQclear(r) }
+            }
+            throw StoreError(.copyFailed, "not a COPY … TO STDOUT statement (in: \(sql.prefix(200)))")
+        }
+        PQclear(r)
+        var bodyError: Error?
+        var readError: String?
+        while true {
+            var data: UnsafeMutablePointer<CChar>?
+            let n = PQgetCopyData(conn, &data, 0)
+            if n > 0, let data {
+                if bodyError == nil {
+                    do {
+                        try row(UnsafeBufferPointer(start: UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self),
+                                                    count: Int(n)))
+                    } catch { bodyError = error }
+                }
+                PQfreemem(data)
+                continue
+            }
+            if n == -2 { readError = lastError() }
+            break  // -1: the COPY is over; its result follows
+        }
+        var firstError: Error?
+        while let r = PQgetResult(conn) {
+            if firstError == nil {
+                do { try check(r, sql, code: .copyFailed); PQclear(r) } catch { firstError = error }
+            } else { PQclear(r) }
+        }
+        if let bodyError { throw bodyError }
+        if let firstError { throw firstError }
+        if let readError { throw StoreError(.copyFailed, "reading COPY data failed: \(readError)") }
+    }
+
+    // MARK: Another connection
+
+    /// A new connection with this one's parameters (host, port, database, user, password,
+    /// options…), for work side by side on another thread. Throws
+    /// `StoreError.connectionFailed` with libpq's reason.
+    public func duplicate() throws -> PGConnection {
+        guard let options = PQconninfo(conn) else {
+            throw StoreError(.connectionFailed, "cannot reach PostgreSQL at \(displayURL): out of memory")
+        }
+        defer { PQconninfoFree(options) }
+        var keywords: [UnsafePointer<CChar>?] = [], values: [UnsafePointer<CChar>?] = []
+        var i = 0
+        while let keyword = options[i].keyword {
+            if let value = options[i].val { keywords.append(UnsafePointer(keyword)); values.append(UnsafePointer(value)) }
+            i += 1
+        }
+        keywords.append(nil)
+        values.append(nil)
+        guard let c = PQconnectdbParams(keywords, values, 0) else {
+            throw StoreError(.connectionFailed, "cannot reach PostgreSQL at \(displayURL): out of memory")
+        }
+        if PQstatus(c) != CONNECTION_OK {
+            let reason = String(cString: PQerrorMessage(c))
+                .split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).joined(separator: " ")
+            PQfinish(c)
+            throw StoreError(.connectionFailed, "cannot reach PostgreSQL at \(displayURL) again: \(reason)")
+        }
+        let other = PGConnection(connection: c, displayURL: displayURL)
+        try other.execute("SET client_min_messages = warning")
+        return other
+    }
+
+    private init(connection: OpaquePointer, displayURL: String) {
+        conn = connection
+        self.displayURL = displayURL
+    }
+
     /// The server's process id (tests use it to find the backend).
     public var backendPID: Int32 { PQbackendPID(conn) }
 }

@@ -1,0 +1,196 @@
+import ArgumentParser
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+/// glibc's malloc_trim(3), which the Glibc module does not export.
+@_silgen_name("malloc_trim") func malloc_trim(_ pad: Int) -> Int32
+#else
+func malloc_trim(_ pad: Int) -> Int32 { 0 }
+#endif
+import Foundation
+import Geo
+import Planner
+import Raptor
+import Timetable
+import TransitModel
+
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure timetable loading and routing speed on a seeded set of random queries.",
+        discussion: """
+            Loads the timetable (from the database, or --gtfs files), then runs the same seeded \
+            random queries (stops and points near stops, times across the busiest service day) \
+            of each kind single-threaded and on all cores. Also times one plain pass over all of \
+            that day's stop events, the floor any algorithm pays to look at the whole day, and \
+            prints each latency as a ratio to it. Use a release build.
+            """
+    )
+
+    @Option(help: "Queries of each kind.") var queries = 1000
+    @Option(help: "Seed of the random queries.") var seed: UInt64 = 42
+    @OptionGroup var source: TimetableSourceOptions
+
+    func run() throws {
+        try runReportingErrors {
+            let rssBefore = residentBytes()
+            let t0 = Date()
+            let tt = try source.loadTimetable()
+            let loadSeconds = Date().timeIntervalSince(t0)
+            // Hand the loader's freed buffers back to the system, so that the resident
+            // size below is the timetable's, not what glibc keeps in reserve.
+            _ = malloc_trim(0)
+            let rssAfter = residentBytes()
+            let stopTimes = tt.departures.count
+            let planner = JourneyPlanner(timetable: tt)
+            print("timetable: \(tt.snapshot.feedIds.joined(separator: ", "))")
+            print("  \(Output.grouped(stopTimes)) stop times (frequencies expanded), \(Output.grouped(tt.tripCount)) trips, \(Output.grouped(tt.routeCount)) routes, \(Output.grouped(tt.stopCount)) stops, \(Output.grouped(tt.footTarget.count)) footpath candidates")
+            print(String(format: "  load and build: %.2f s; resident memory %.0f MB (+%.0f MB, %.1f bytes per stop time)",
+                         loadSeconds, Double(rssAfter) / 1e6, Double(rssAfter - rssBefore) / 1e6,
+                         Double(rssAfter - rssBefore) / Double(max(1, stopTimes))))
+
+            let (day, events) = busiestDay(tt)
+            let date = tt.firstDay.adding(days: day)
+            let floor = dayPass(tt, day: day)
+            print("  busiest day \(date.iso8601): \(Output.grouped(events)) stop events; one plain pass over them: \(String(format: "%.3f", floor * 1000)) ms")
+
+            // Queries stay within one feed (both ends, on that feed's busiest day): a trip
+            // from Vilnius to Sacramento has no answer and measures nothing useful.
+            var rng = SplitMix(seed: seed)
+            var stopsByFeed: [[Int]] = Array(repeating: [], count: tt.snapshot.feedIds.count)
+            for s in 0..<tt.stopCount where tt.stopBoardable[s] && tt.stopRouteOffsets[s + 1] > tt.stopRouteOffsets[s] {
+                stopsByFeed[Int(tt.stopFeed[s])].append(s)
+            }
+            let feeds = stopsByFeed.indices.filter { !stopsByFeed[$0].isEmpty }
+            let feedDays = busiestDayPerFeed(tt)
+            func place(_ feed: Int) -> Place {
+                let stops = stopsByFeed[feed]
+                let s = stops[Int(rng.next() % UInt64(stops.count))]
+                if rng.next() % 2 == 0 { return .stop(feed: tt.snapshot.feedIds[feed], id: tt.snapshot.stops[s].stopId) }
+                let c = Geodesic.destination(from: tt.coordinate(ofStop: Int32(s))!, azimuthDegrees: Double(rng.next() % 360),
+                                             meters: Double(rng.next() % 500))
+                return .coordinate(c)
+            }
+            var kinds: [(String, [PlanQuery])] = []
+            for kind in ["depart-at", "arrive-by", "range 60"] {
+                var list: [PlanQuery] = []
+                for _ in 0..<queries {
+                    let feed = feeds[Int(rng.next() % UInt64(feeds.count))]
+                    let (y, m, d) = tt.firstDay.adding(days: feedDays[feed]).components
+                    let seconds = 5 * 3600 + Int(rng.next() % UInt64(18 * 3600))
+                    list.append(PlanQuery(from: place(feed), to: place(feed),
+                                          time: .local(year: y, month: m, day: d, hour: seconds / 3600, minute: seconds / 60 % 60, second: 0),
+                                          arriveBy: kind == "arrive-by", window: kind == "range 60" ? 3600 : nil))
+                }
+                kinds.append((kind, list))
+            }
+            print("")
+            print("\(Output.pad("kind", 10)) \(Output.pad("threads", 7, right: true)) \(Output.pad("p50 ms", 8, right: true)) \(Output.pad("p95 ms", 8, right: true)) \(Output.pad("p99 ms", 8, right: true)) \(Output.pad("queries/s", 10, right: true)) \(Output.pad("p50/pass", 9, right: true)) \(Output.pad("answered", 9, right: true))")
+            let cores = ProcessInfo.processInfo.activeProcessorCount
+            for (name, list) in kinds {
+                for threads in Set([1, cores]).sorted() {
+                    let (latencies, wall, answered) = run(planner, list, threads: threads)
+                    let sorted = latencies.sorted()
+                    func pct(_ q: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * q))] * 1000 }
+                    print("\(Output.pad(name, 10)) \(Output.pad(String(threads), 7, right: true)) \(Output.pad(String(format: "%.2f", pct(0.5)), 8, right: true)) \(Output.pad(String(format: "%.2f", pct(0.95)), 8, right: true)) \(Output.pad(String(format: "%.2f", pct(0.99)), 8, right: true)) \(Output.pad(String(format: "%.0f", Double(list.count) / wall), 10, right: true)) \(Output.pad(String(format: "%.1fx", pct(0.5) / 1000 / floor), 9, right: true)) \(Output.pad("\(answered * 100 / max(1, list.count))%", 9, right: true))")
+                }
+            }
+        }
+    }
+
+    private func run(_ planner: JourneyPlanner, _ list: [PlanQuery], threads: Int) -> ([Double], Double, Int) {
+        let latencies = UnsafeMutableBufferPointer<Double>.allocate(capacity: list.count)
+        let answered = UnsafeMutableBufferPointer<Int>.allocate(capacity: list.count)
+        defer { latencies.deallocate(); answered.deallocate() }
+        let lat = UnsafeMutableSendable(latencies), ans = UnsafeMutableSendable(answered)
+        let start = Date()
+        DispatchQueue.concurrentPerform(iterations: threads) { worker in
+            var i = worker
+            while i < list.count {
+                let t = DispatchTime.now().uptimeNanoseconds
+                let ok = (try? planner.plan(list[i]))?.journeys.contains { $0.rides > 0 } ?? false
+                lat.buffer[i] = Double(DispatchTime.now().uptimeNanoseconds - t) / 1e9
+                ans.buffer[i] = ok ? 1 : 0
+                i += threads
+            }
+        }
+        let wall = Date().timeIntervalSince(start)
+        return (Array(latencies), wall, answered.reduce(0, +))
+    }
+
+    /// The service day with the most stop events (trips running × their stops).
+    private func busiestDay(_ tt: Timetable) -> (Int, Int) {
+        var best = (0, 0)
+        for day in 0..<tt.dayCount {
+            var events = 0
+            for r in 0..<tt.routeCount {
+                let stops = Int(tt.routeStopOffsets[r + 1] - tt.routeStopOffsets[r])
+                for t in Int(tt.routeTripOffsets[r])..<Int(tt.routeTripOffsets[r + 1]) where tt.serviceRuns(tt.tripService[t], day: day) {
+                    events += stops
+                }
+            }
+            if events > best.1 { best = (day, events) }
+        }
+        return best
+    }
+
+    /// Per feed, the day on which its trips make the most stop events.
+    private func busiestDayPerFeed(_ tt: Timetable) -> [Int] {
+        var events = [[Int]](repeating: [Int](repeating: 0, count: tt.dayCount), count: tt.snapshot.feedIds.count)
+        for r in 0..<tt.routeCount {
+            let feed = Int(tt.snapshot.routes[Int(tt.routeSourceRoute[r])].feed)
+            let stops = Int(tt.routeStopOffsets[r + 1] - tt.routeStopOffsets[r])
+            for t in Int(tt.routeTripOffsets[r])..<Int(tt.routeTripOffsets[r + 1]) {
+                let service = tt.tripService[t]
+                for day in 0..<tt.dayCount where tt.serviceRuns(service, day: day) { events[feed][day] += stops }
+            }
+        }
+        return events.map { e in e.indices.max { e[$0] < e[$1] } ?? 0 }
+    }
+
+    /// Seconds for one pass reading every departure and arrival of the day's running
+    /// trips (median of 9 passes).
+    private func dayPass(_ tt: Timetable, day: Int) -> Double {
+        var times: [Double] = []
+        var sink: Int64 = 0
+        for _ in 0..<9 {
+            let t = DispatchTime.now().uptimeNanoseconds
+            for r in 0..<tt.routeCount {
+                let nt = Int(tt.routeTripOffsets[r + 1] - tt.routeTripOffsets[r]), base = Int(tt.routeTripOffsets[r])
+                let stops = Int(tt.routeStopOffsets[r + 1] - tt.routeStopOffsets[r]), off = Int(tt.routeTimeOffsets[r])
+                for j in 0..<nt where tt.serviceRuns(tt.tripService[base + j], day: day) {
+                    for pos in 0..<stops { sink &+= Int64(tt.departures[off + pos * nt + j]) &+ Int64(tt.arrivals[off + pos * nt + j]) }
+                }
+            }
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - t) / 1e9)
+        }
+        if sink == 42 { print("") }
+        return times.sorted()[4]
+    }
+}
+
+/// Wraps a buffer that threads write at distinct indexes.
+struct UnsafeMutableSendable<T>: @unchecked Sendable {
+    let buffer: UnsafeMutableBufferPointer<T>
+    init(_ b: UnsafeMutableBufferPointer<T>) { buffer = b }
+}
+
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Resident set size of this process, from /proc/self/statm.
+func residentBytes() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+    let parts = text.split(separator: " ")
+    guard parts.count > 1, let pages = Int(parts[1]) else { return 0 }
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+}
