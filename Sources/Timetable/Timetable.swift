@@ -172,10 +172,18 @@ public final class Timetable: Sendable {
     }
 
     /// The boardable stop nearest `point` over all feeds, with its distance.
+    ///
+    /// Each grid's nearest point in its projection is a first guess; only grids whose guess
+    /// is competitive are searched exactly (refining in a grid on another continent would
+    /// measure the distance to every one of its stops).
     public func nearestStop(_ point: Coordinate) -> (stop: Int32, meters: Double)? {
+        let guesses = stopGrids.map { $0.roughNearest(point, timetable: self) }
+        guard let bestGuess = guesses.compactMap({ $0?.meters }).min() else { return nil }
         var best: (stop: Int32, meters: Double)?
-        for grid in stopGrids {
-            if let n = grid.nearest(point, timetable: self), best == nil || n.meters < best!.meters { best = n }
+        for (grid, guess) in zip(stopGrids, guesses) {
+            guard let guess, guess.meters <= bestGuess * 1.05 + 10 else { continue }
+            if let n = grid.nearest(point, timetable: self),
+               best == nil || n.meters < best!.meters || (n.meters == best!.meters && n.stop < best!.stop) { best = n }
         }
         return best
     }
@@ -221,6 +229,14 @@ public final class StopGrid: @unchecked Sendable {
             let d = Geodesic.distance(point, timetable.coordinate(ofStop: s)!)
             if d <= beelineMeters { out.append((s, d)) }
         }
+    }
+
+    /// The stop nearest in the projection, with its exact distance (a first guess).
+    func roughNearest(_ point: Coordinate, timetable: Timetable) -> (stop: Int32, meters: Double)? {
+        let p = projection.project(point)
+        guard p.x.isFinite && p.y.isFinite, let i = grid.nearest(x: p.x, y: p.y) else { return nil }
+        let s = stops[Int(i)]
+        return (s, Geodesic.distance(point, timetable.coordinate(ofStop: s)!))
     }
 
     func nearest(_ point: Coordinate, timetable: Timetable) -> (stop: Int32, meters: Double)? {
