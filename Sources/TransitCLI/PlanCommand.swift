@@ -178,7 +178,8 @@ enum PlanText {
             for leg in j.legs {
                 switch leg {
                 case .access(let stop, let dep, _, let m):
-                    Swift.print("   \(clock(dep))  walk \(Int(m.rounded())) m to \(stopName(stop))")
+                    // A trip from a stop starts there: no walk of 0 m.
+                    if m > 0 { Swift.print("   \(clock(dep))  walk \(Int(m.rounded())) m to \(stopName(stop))") }
                 case .ride(let route, let trip, _, let from, let to, let dep, let arr):
                     let source = tt.snapshot.routes[Int(tt.routeSourceRoute[Int(route)])]
                     let name = source.shortName ?? source.longName ?? source.routeId
@@ -190,7 +191,7 @@ enum PlanText {
                     Swift.print(from == to ? "          change at \(stopName(from)), ready at \(clock(ready))"
                                            : "          walk \(Int(m.rounded())) m to \(stopName(to)), ready at \(clock(ready))")
                 case .egress(_, let dep, let arr, let m):
-                    Swift.print("   \(clock(dep))  walk \(Int(m.rounded())) m to the destination, arrive \(clock(arr))")
+                    if m > 0 { Swift.print("   \(clock(dep))  walk \(Int(m.rounded())) m to the destination, arrive \(clock(arr))") }
                 }
             }
         }
