@@ -37,7 +37,15 @@ import TransitTesting
         // transfers.txt at scale: 554 rows, most of them same-stop minimum times.
         Case(file: "nyc-subway-2018.zip", date: (2018, 6, 26), queries: queriesPerFeed / 5),
         Case(file: "bart-2018.zip", date: (2018, 6, 9), queries: queriesPerFeed / 2, custom: (1.0, 1200, 45, 2)),
-    ]
+    ] + (ProcessInfo.processInfo.environment["TRANSIT_COMPARE_EXTRA"] == nil ? [] : [
+        // Larger feeds, where the reference is slow in a debug build (Scripts/compare.sh
+        // runs them): untimed stop times (eptc), stations and platforms (wmata),
+        // calendar_dates-only service (milan), BOMs and trolleybuses (vilnius).
+        Case(file: "porto-alegre-eptc-2019.zip", date: (2019, 4, 16), queries: queriesPerFeed / 5),
+        Case(file: "wmata-rail-2026.zip", date: (2026, 5, 5), queries: queriesPerFeed / 5),
+        Case(file: "milan-atm-2014.zip", date: (2014, 10, 21), queries: queriesPerFeed / 5),
+        Case(file: "vilnius-2015.zip", date: (2015, 9, 8), queries: queriesPerFeed / 5),
+    ])
 
     static func feedPath(_ file: String) -> String {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
