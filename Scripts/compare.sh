@@ -15,5 +15,5 @@ if [ -z "${TRANSIT_SHARED_DATA:-}" ] && [ -d ../shared/data ]; then
 fi
 Scripts/setup.sh
 echo "==> build (release, tests included)" >&2
-swift build -c release --build-tests >&2
-swift test -c release --skip-build --filter ReferenceComparisonTests
+swift build -c release --build-tests -Xswiftc -enable-testing >&2
+swift test -c release -Xswiftc -enable-testing --skip-build --filter ReferenceComparisonTests
