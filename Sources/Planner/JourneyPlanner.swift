@@ -112,6 +112,8 @@ public struct PlanResult: Sendable {
     public var time: Int64
     public var origin: Coordinate
     public var destination: Coordinate
+    /// The routing model's parameters the plan used.
+    public var parameters: RoutingParameters = RoutingParameters()
 }
 
 /// Turns a plan request into a router request and back: places, times and time zones,
@@ -222,7 +224,7 @@ public final class JourneyPlanner: Sendable {
                                     legs: [], walkMeters: p.walkMeters(beeline: direct)))
         }
         if access.isEmpty || egress.isEmpty {
-            if !journeys.isEmpty { return PlanResult(journeys: journeys, timeZone: zoneName, time: t, origin: origin, destination: destination) }
+            if !journeys.isEmpty { return PlanResult(journeys: journeys, timeZone: zoneName, time: t, origin: origin, destination: destination, parameters: p) }
             let end = access.isEmpty ? origin : destination
             let which = access.isEmpty ? "origin" : "destination"
             let nearest = timetable.nearestStop(end)
@@ -242,7 +244,7 @@ public final class JourneyPlanner: Sendable {
         // departs latest), fewer rides, less walking.
         if query.window != nil {
             journeys.sort { ($0.departure, $0.arrival, $0.rides) < ($1.departure, $1.arrival, $1.rides) }
-            return PlanResult(journeys: journeys, timeZone: zoneName, time: t, origin: origin, destination: destination)
+            return PlanResult(journeys: journeys, timeZone: zoneName, time: t, origin: origin, destination: destination, parameters: p)
         }
         journeys.sort { a, b in
             let ka = query.arriveBy ? -a.departure : a.arrival, kb = query.arriveBy ? -b.departure : b.arrival
@@ -250,7 +252,7 @@ public final class JourneyPlanner: Sendable {
             if a.rides != b.rides { return a.rides < b.rides }
             return walking(a) < walking(b)
         }
-        return PlanResult(journeys: journeys, timeZone: zoneName, time: t, origin: origin, destination: destination)
+        return PlanResult(journeys: journeys, timeZone: zoneName, time: t, origin: origin, destination: destination, parameters: p)
     }
 
     private func walking(_ j: Journey) -> Double {

@@ -160,40 +160,24 @@ enum ISOTime {
     }
 }
 
-/// The plain answer: departure, arrival, rides, then the legs as lines.
+/// The plain answer: each journey's departure, arrival and rides, then its steps: the
+/// itinerary's instruction sentences (the same legs the map is drawn from).
 enum PlanText {
     static func print(_ r: PlanResult, _ planner: JourneyPlanner) {
         let zone = TimeZone(identifier: r.timeZone)!
-        let tt = planner.timetable
         func clock(_ t: Int64) -> String { String(ISOTime.format(t, zone).dropFirst(11).prefix(5)) }
-        func stopName(_ s: Int32) -> String { tt.snapshot.stops[Int(s)].name.isEmpty ? tt.snapshot.stops[Int(s)].stopId : tt.snapshot.stops[Int(s)].name }
         if r.journeys.isEmpty {
             Swift.print("No journey found between these places at that time (\(r.timeZone)).")
             return
         }
         for (i, j) in r.journeys.enumerated() {
+            let it = planner.itinerary(j, in: r)
             let minutes = (j.arrival - j.departure + 59) / 60
-            Swift.print("\(i + 1). \(clock(j.departure)) → \(clock(j.arrival))  \(minutes) min, \(j.rides == 0 ? "walk only" : "\(j.rides) ride\(j.rides == 1 ? "" : "s")")")
-            if let w = j.walkMeters { Swift.print("   walk \(Int(w.rounded())) m to the destination"); continue }
-            for leg in j.legs {
-                switch leg {
-                case .access(let stop, let dep, _, let m):
-                    // A trip from a stop starts there: no walk of 0 m.
-                    if m > 0 { Swift.print("   \(clock(dep))  walk \(Int(m.rounded())) m to \(stopName(stop))") }
-                case .ride(let route, let trip, _, let from, let to, let dep, let arr):
-                    let source = tt.snapshot.routes[Int(tt.routeSourceRoute[Int(route)])]
-                    let name = source.shortName ?? source.longName ?? source.routeId
-                    let stops = tt.routeStops[Int(tt.routeStopOffsets[Int(route)])...]
-                    let from = stops[stops.startIndex + Int(from)], to = stops[stops.startIndex + Int(to)]
-                    let headsign = tt.snapshot.trips[Int(tt.tripSource[Int(trip)])].headsign.map { " towards \($0)" } ?? ""
-                    Swift.print("   \(clock(dep))  ride \(name)\(headsign) from \(stopName(from)), get off at \(stopName(to)) at \(clock(arr))")
-                case .transfer(let from, let to, _, let ready, let m):
-                    Swift.print(from == to ? "          change at \(stopName(from)), ready at \(clock(ready))"
-                                           : "          walk \(Int(m.rounded())) m to \(stopName(to)), ready at \(clock(ready))")
-                case .egress(_, let dep, let arr, let m):
-                    if m > 0 { Swift.print("   \(clock(dep))  walk \(Int(m.rounded())) m to the destination, arrive \(clock(arr))") }
-                }
-            }
+            let modes = it.summary.modes.map(\.noun).joined(separator: ", ")
+            Swift.print("\(i + 1). \(clock(j.departure)) → \(clock(j.arrival))  \(minutes) min, "
+                        + (j.rides == 0 ? "walk only" : "\(j.rides) ride\(j.rides == 1 ? "" : "s") (\(modes))")
+                        + (j.rides > 0 && it.summary.walkMeters >= 1 ? ", walk \(Int(it.summary.walkMeters.rounded())) m" : ""))
+            for leg in it.legs { Swift.print("   \(clock(leg.departure))  \(leg.instruction)") }
         }
     }
 }

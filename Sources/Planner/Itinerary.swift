@@ -1,0 +1,246 @@
+import Foundation
+import Geo
+import Raptor
+import Timetable
+import TransitModel
+
+/// How a leg moves: walking, or the transit mode of its route (extended route types
+/// mapped to their base mode: 700 → BUS, 800 → TROLLEYBUS, 109 → RAIL, 1400 → FUNICULAR).
+public enum LegMode: String, Sendable, Codable, CaseIterable {
+    case walk = "WALK", tram = "TRAM", subway = "SUBWAY", rail = "RAIL", bus = "BUS", ferry = "FERRY"
+    case cableTram = "CABLE_TRAM", gondola = "GONDOLA", funicular = "FUNICULAR", trolleybus = "TROLLEYBUS"
+    case monorail = "MONORAIL", coach = "COACH", air = "AIRPLANE", taxi = "TAXI"
+
+    /// The mode of a GTFS `route_type`, basic (0–12) or extended (100–1799).
+    public init(routeType t: Int) {
+        switch t {
+        case 0, 900...999: self = .tram
+        case 1, 400...404: self = .subway
+        case 2, 100...199, 300...399: self = .rail
+        case 3, 700...799: self = .bus
+        case 200...299: self = .coach
+        case 4, 1000...1099, 1200...1299: self = .ferry
+        case 5: self = .cableTram
+        case 6, 1300...1399: self = .gondola
+        case 7, 1400...1499: self = .funicular
+        case 11, 800...899: self = .trolleybus
+        case 12, 405: self = .monorail
+        case 1100...1199: self = .air
+        case 1500...1599: self = .taxi
+        default: self = .bus
+        }
+    }
+
+    /// The word a sentence uses ("Take tram 4").
+    public var noun: String {
+        switch self {
+        case .walk: return "walk"
+        case .tram: return "tram"
+        case .subway: return "metro"
+        case .rail: return "train"
+        case .bus: return "bus"
+        case .ferry: return "ferry"
+        case .cableTram: return "cable car"
+        case .gondola: return "gondola"
+        case .funicular: return "funicular"
+        case .trolleybus: return "trolleybus"
+        case .monorail: return "monorail"
+        case .coach: return "coach"
+        case .air: return "flight"
+        case .taxi: return "taxi"
+        }
+    }
+}
+
+/// A place at either end of a leg.
+public struct ItineraryPlace: Sendable, Equatable {
+    public var name: String
+    /// Set when the place is a stop.
+    public var stopId: String?
+    public var feed: String?
+    public var platformCode: String?
+    public var coordinate: Coordinate
+}
+
+/// A stop passed during a ride, with its times (UTC seconds).
+public struct PassedStop: Sendable, Equatable {
+    public var place: ItineraryPlace
+    public var arrival: Int64
+    public var departure: Int64
+}
+
+/// What a ride adds to a leg.
+public struct RideDetails: Sendable, Equatable {
+    public var agency: String
+    public var routeId: String
+    public var routeShortName: String?
+    public var routeLongName: String?
+    public var routeColor: String?
+    public var routeTextColor: String?
+    public var headsign: String?
+    public var tripId: String
+    public var serviceDate: ServiceDate
+    /// Stops between boarding and alighting, in order.
+    public var intermediateStops: [PassedStop]
+}
+
+/// One step of an itinerary: what a person reads and what a map draws.
+public struct ItineraryLeg: Sendable, Equatable {
+    public var mode: LegMode
+    public var from: ItineraryPlace
+    public var to: ItineraryPlace
+    /// UTC seconds since 1970.
+    public var departure: Int64
+    public var arrival: Int64
+    public var durationSeconds: Int64 { arrival - departure }
+    public var distanceMeters: Double
+    /// For a change: seconds waited at the stop after walking (0 otherwise).
+    public var waitSeconds: Int64
+    /// The sentence a person in a hurry reads.
+    public var instruction: String
+    public var ride: RideDetails?
+    /// The line the map draws, from `from` to `to`.
+    public var geometry: [Coordinate]
+}
+
+/// The numbers that set itineraries apart.
+public struct ItinerarySummary: Sendable, Equatable {
+    public var departure: Int64
+    public var arrival: Int64
+    public var durationSeconds: Int64 { arrival - departure }
+    public var walkMeters: Double
+    public var walkSeconds: Int64
+    public var rides: Int
+    public var changes: Int { max(0, rides - 1) }
+    public var waitingSeconds: Int64
+    /// Transit modes in order of use, each once.
+    public var modes: [LegMode]
+}
+
+/// A journey a rider can follow: one list of legs, from which the steps and the map are
+/// both made, so the two cannot disagree.
+public struct Itinerary: Sendable, Equatable {
+    public var legs: [ItineraryLeg]
+    public var summary: ItinerarySummary
+}
+
+extension JourneyPlanner {
+    /// The itinerary of a planned journey.
+    public func itinerary(_ journey: Journey, in result: PlanResult) -> Itinerary {
+        let tt = timetable
+        let snapshot = tt.snapshot
+        let zone = TimeZone(identifier: result.timeZone) ?? TimeZone(identifier: "UTC")!
+        func stopPlace(_ s: Int32) -> ItineraryPlace {
+            let st = snapshot.stops[Int(s)]
+            var name = st.name
+            if name.isEmpty, st.parent >= 0 { name = snapshot.stops[Int(st.parent)].name }
+            return ItineraryPlace(name: name.isEmpty ? st.stopId : name, stopId: st.stopId, feed: snapshot.feedIds[Int(st.feed)],
+                                  platformCode: st.platformCode, coordinate: tt.coordinate(ofStop: s)!)
+        }
+        let origin = ItineraryPlace(name: "Origin", stopId: nil, feed: nil, platformCode: nil, coordinate: result.origin)
+        let destination = ItineraryPlace(name: "Destination", stopId: nil, feed: nil, platformCode: nil, coordinate: result.destination)
+        var legs: [ItineraryLeg] = []
+
+        if let meters = journey.walkMeters {
+            legs.append(walkLeg(origin, destination, journey.departure, journey.arrival, meters, wait: 0, change: false))
+        }
+        for (i, leg) in journey.legs.enumerated() {
+            switch leg {
+            case .access(let stop, let dep, let arr, let m):
+                guard m > 0 else { continue }  // the origin is the stop itself
+                legs.append(walkLeg(origin, stopPlace(stop), dep, arr, m, wait: 0, change: false))
+            case .egress(let stop, let dep, let arr, let m):
+                guard m > 0 else { continue }
+                legs.append(walkLeg(stopPlace(stop), destination, dep, arr, m, wait: 0, change: false))
+            case .transfer(let from, let to, let dep, _, let m):
+                // The change lasts until the next ride leaves; the walk is part of it.
+                var nextDeparture = dep
+                if i + 1 < journey.legs.count, case .ride(_, _, _, _, _, let d, _) = journey.legs[i + 1] { nextDeparture = d }
+                let walk = Int64((m / parameters(result).walkSpeed).rounded(.up))
+                let wait = max(0, nextDeparture - dep - (from == to ? 0 : walk))
+                legs.append(walkLeg(stopPlace(from), stopPlace(to), dep, nextDeparture, m, wait: wait, change: true))
+            case .ride(let route, let trip, let day, let fromPos, let toPos, let dep, let arr):
+                let stopsStart = Int(tt.routeStopOffsets[Int(route)])
+                let nt = Int(tt.routeTripOffsets[Int(route) + 1] - tt.routeTripOffsets[Int(route)])
+                let j = Int(trip - tt.routeTripOffsets[Int(route)])
+                let times = Int(tt.routeTimeOffsets[Int(route)])
+                let base = tt.dayBase[Int(tt.routeTimeZone[Int(route)]) * tt.dayCount + day]
+                var geometry: [Coordinate] = []
+                var passed: [PassedStop] = []
+                var meters = 0.0
+                for pos in Int(fromPos)...Int(toPos) {
+                    let s = tt.routeStops[stopsStart + pos]
+                    let c = tt.coordinate(ofStop: s)!
+                    if let last = geometry.last { meters += Geodesic.distance(last, c) }
+                    geometry.append(c)
+                    if pos != Int(fromPos) && pos != Int(toPos) {
+                        passed.append(PassedStop(place: stopPlace(s), arrival: base + Int64(tt.arrivals[times + pos * nt + j]),
+                                                 departure: base + Int64(tt.departures[times + pos * nt + j])))
+                    }
+                }
+                let src = snapshot.routes[Int(tt.routeSourceRoute[Int(route)])]
+                let t = snapshot.trips[Int(tt.tripSource[Int(trip)])]
+                let mode = LegMode(routeType: Int(src.type))
+                let details = RideDetails(agency: snapshot.agencies.isEmpty ? "" : snapshot.agencies[Int(src.agency)].name,
+                                          routeId: src.routeId, routeShortName: src.shortName, routeLongName: src.longName,
+                                          routeColor: src.color, routeTextColor: src.textColor, headsign: t.headsign,
+                                          tripId: t.tripId, serviceDate: tt.firstDay.adding(days: day), intermediateStops: passed)
+                let from = stopPlace(tt.routeStops[stopsStart + Int(fromPos)]), to = stopPlace(tt.routeStops[stopsStart + Int(toPos)])
+                let name = src.shortName ?? src.longName ?? src.routeId
+                let towards = t.headsign.map { " towards \($0)" } ?? ""
+                let count = Int(toPos - fromPos)
+                let instruction = "Take \(mode.noun) \(name)\(towards) at \(Self.clock(dep, zone)) from \(Self.describe(from)), "
+                    + "\(count) stop\(count == 1 ? "" : "s"), get off at \(Self.describe(to)) (\(Self.clock(arr, zone)))"
+                legs.append(ItineraryLeg(mode: mode, from: from, to: to, departure: dep, arrival: arr, distanceMeters: meters,
+                                         waitSeconds: 0, instruction: instruction, ride: details, geometry: geometry))
+            }
+        }
+        var modes: [LegMode] = []
+        for l in legs where l.mode != .walk && !modes.contains(l.mode) { modes.append(l.mode) }
+        let walks = legs.filter { $0.mode == .walk }
+        let summary = ItinerarySummary(
+            departure: journey.departure, arrival: journey.arrival,
+            walkMeters: walks.reduce(0) { $0 + $1.distanceMeters },
+            walkSeconds: walks.reduce(0) { $0 + $1.durationSeconds - $1.waitSeconds },
+            rides: journey.rides, waitingSeconds: walks.reduce(0) { $0 + $1.waitSeconds }, modes: modes)
+        return Itinerary(legs: legs, summary: summary)
+    }
+
+    private func parameters(_ result: PlanResult) -> RoutingParameters { result.parameters }
+
+    private func walkLeg(_ from: ItineraryPlace, _ to: ItineraryPlace, _ dep: Int64, _ arr: Int64, _ meters: Double,
+                         wait: Int64, change: Bool) -> ItineraryLeg {
+        let walking = arr - dep - wait
+        let distance = Self.distanceText(meters)
+        let instruction: String
+        if change {
+            instruction = from.stopId == to.stopId
+                ? "Change at \(Self.describe(to)): wait \(Self.minutes(wait))"
+                : "Change: walk \(distance) to \(Self.describe(to)) (\(Self.minutes(walking)))" + (wait > 0 ? ", then wait \(Self.minutes(wait))" : "")
+        } else {
+            instruction = "Walk \(distance) (\(Self.minutes(walking))) to \(to.stopId == nil ? "your destination" : Self.describe(to))"
+        }
+        return ItineraryLeg(mode: .walk, from: from, to: to, departure: dep, arrival: arr, distanceMeters: meters,
+                            waitSeconds: wait, instruction: instruction, ride: nil, geometry: [from.coordinate, to.coordinate])
+    }
+
+    static func describe(_ p: ItineraryPlace) -> String {
+        p.platformCode.map { "\(p.name), platform \($0)" } ?? p.name
+    }
+
+    static func distanceText(_ m: Double) -> String {
+        m >= 1000 ? String(format: "%.1f km", m / 1000) : "\(Int((m / 10).rounded()) * 10) m"
+    }
+
+    static func minutes(_ s: Int64) -> String {
+        let m = (s + 59) / 60
+        return m < 1 ? "under a minute" : "\(m) min"
+    }
+
+    static func clock(_ t: Int64, _ zone: TimeZone) -> String {
+        let local = t + Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(t))))
+        let secs = ((local % 86_400) + 86_400) % 86_400
+        let h = secs / 3600, m = secs / 60 % 60
+        return "\(h < 10 ? "0" : "")\(h):\(m < 10 ? "0" : "")\(m)"
+    }
+}

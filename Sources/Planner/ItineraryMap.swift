@@ -1,0 +1,67 @@
+import Geo
+
+/// A GeoJSON FeatureCollection drawn from an itinerary's legs: one LineString per leg,
+/// in leg order, and pins at leg ends. Made from the same legs as the steps, so the two
+/// cannot disagree: five steps, five lines, same order, meeting at the same points.
+public struct ItineraryMap: Sendable, Equatable {
+    public enum Geometry: Sendable, Equatable {
+        case lineString([Coordinate])
+        case point(Coordinate)
+    }
+
+    public struct Feature: Sendable, Equatable {
+        public var geometry: Geometry
+        /// Index of the leg this feature belongs to (every pin belongs to a leg).
+        public var legIndex: Int
+        /// Lines: the leg's mode. Pins: `start`, `destination`, `board`, `alight`, `change`.
+        public var role: String
+        public var mode: LegMode
+        /// `#RRGGBB`: the route's colour for rides, grey for walks; green and red pins for
+        /// the start and the destination.
+        public var color: String
+    }
+
+    public var features: [Feature]
+
+    public static let startColor = "#2E7D32"
+    public static let destinationColor = "#C62828"
+    public static let walkColor = "#757575"
+    public static let defaultRideColor = "#1565C0"
+
+    public init(_ itinerary: Itinerary) {
+        var lines: [Feature] = []
+        var pins: [Feature] = []
+        let legs = itinerary.legs
+        for (i, leg) in legs.enumerated() {
+            let color = leg.mode == .walk ? Self.walkColor : (leg.ride?.routeColor.map { "#" + $0 } ?? Self.defaultRideColor)
+            lines.append(Feature(geometry: .lineString(leg.geometry), legIndex: i, role: "leg", mode: leg.mode, color: color))
+            if leg.ride != nil {
+                pins.append(Feature(geometry: .point(leg.geometry.first!), legIndex: i, role: "board", mode: leg.mode, color: color))
+                pins.append(Feature(geometry: .point(leg.geometry.last!), legIndex: i, role: "alight", mode: leg.mode, color: color))
+            } else if leg.from.stopId != nil && leg.to.stopId != nil {
+                pins.append(Feature(geometry: .point(leg.geometry.first!), legIndex: i, role: "change", mode: leg.mode, color: Self.walkColor))
+            }
+        }
+        if let first = legs.first, let last = legs.last {
+            pins.insert(Feature(geometry: .point(first.geometry.first!), legIndex: 0, role: "start", mode: first.mode,
+                                color: Self.startColor), at: 0)
+            pins.append(Feature(geometry: .point(last.geometry.last!), legIndex: legs.count - 1, role: "destination",
+                                mode: last.mode, color: Self.destinationColor))
+        }
+        features = lines + pins
+    }
+
+    /// The FeatureCollection as JSON-ready dictionaries (longitude, latitude order).
+    public var geoJSON: [String: Any] {
+        func position(_ c: Coordinate) -> [Double] { [c.longitude, c.latitude] }
+        return ["type": "FeatureCollection", "features": features.map { f -> [String: Any] in
+            let geometry: [String: Any]
+            switch f.geometry {
+            case .lineString(let cs): geometry = ["type": "LineString", "coordinates": cs.map(position)]
+            case .point(let c): geometry = ["type": "Point", "coordinates": position(c)]
+            }
+            return ["type": "Feature", "geometry": geometry,
+                    "properties": ["legIndex": f.legIndex, "role": f.role, "mode": f.mode.rawValue, "color": f.color] as [String: Any]]
+        }]
+    }
+}
