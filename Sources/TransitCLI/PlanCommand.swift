@@ -218,40 +218,57 @@ enum PlanJSON {
         encode(["journeys": [Any](), "error": ["code": e.code, "message": e.message]])
     }
 
+    /// Each journey as its itinerary: summary, legs (the steps) and the map drawn from the
+    /// same legs. The shape the HTTP API will serve.
     static func answer(_ r: PlanResult, _ planner: JourneyPlanner) -> String {
         let zone = TimeZone(identifier: r.timeZone)!
-        let tt = planner.timetable
         func iso(_ t: Int64) -> String { ISOTime.format(t, zone) }
-        func stop(_ s: Int32) -> [String: Any] {
-            let st = tt.snapshot.stops[Int(s)]
-            return ["stopId": st.stopId, "feed": tt.snapshot.feedIds[Int(st.feed)], "name": st.name,
-                    "lat": tt.stopLatitude[Int(s)], "lon": tt.stopLongitude[Int(s)]]
+        func place(_ p: ItineraryPlace) -> [String: Any] {
+            var out: [String: Any] = ["name": p.name, "lat": p.coordinate.latitude, "lon": p.coordinate.longitude]
+            if let id = p.stopId { out["stopId"] = id }
+            if let feed = p.feed { out["feed"] = feed }
+            if let platform = p.platformCode { out["platformCode"] = platform }
+            return out
         }
         let journeys: [[String: Any]] = r.journeys.map { j in
-            var legs: [[String: Any]] = []
-            if let w = j.walkMeters {
-                legs.append(["mode": "WALK", "departure": iso(j.departure), "arrival": iso(j.arrival), "meters": w.rounded()])
-            }
-            for leg in j.legs {
-                switch leg {
-                case .access(let s, let dep, let arr, let m):
-                    legs.append(["mode": "WALK", "to": stop(s), "departure": iso(dep), "arrival": iso(arr), "meters": m.rounded()])
-                case .ride(let route, let trip, let day, let from, let to, let dep, let arr):
-                    let src = tt.snapshot.routes[Int(tt.routeSourceRoute[Int(route)])]
-                    let stops = tt.routeStops[Int(tt.routeStopOffsets[Int(route)])...]
-                    legs.append(["mode": "RIDE", "route": src.shortName ?? src.longName ?? src.routeId, "routeId": src.routeId,
-                                 "trip": tt.snapshot.trips[Int(tt.tripSource[Int(trip)])].tripId,
-                                 "serviceDate": tt.firstDay.adding(days: day).iso8601,
-                                 "from": stop(stops[stops.startIndex + Int(from)]), "to": stop(stops[stops.startIndex + Int(to)]),
-                                 "departure": iso(dep), "arrival": iso(arr)])
-                case .transfer(let from, let to, let dep, let ready, let m):
-                    legs.append(["mode": from == to ? "CHANGE" : "WALK", "from": stop(from), "to": stop(to),
-                                 "departure": iso(dep), "arrival": iso(ready), "meters": m.rounded()])
-                case .egress(let s, let dep, let arr, let m):
-                    legs.append(["mode": "WALK", "from": stop(s), "departure": iso(dep), "arrival": iso(arr), "meters": m.rounded()])
+            let it = planner.itinerary(j, in: r)
+            let legs: [[String: Any]] = it.legs.map { leg in
+                var out: [String: Any] = [
+                    "mode": leg.mode.rawValue, "from": place(leg.from), "to": place(leg.to),
+                    "departure": iso(leg.departure), "arrival": iso(leg.arrival), "durationSeconds": leg.durationSeconds,
+                    "distanceMeters": (leg.distanceMeters * 10).rounded() / 10, "instruction": leg.instruction,
+                ]
+                if leg.mode == .walk && leg.from.stopId != nil && leg.to.stopId != nil {
+                    out["change"] = true
+                    out["waitSeconds"] = leg.waitSeconds
                 }
+                if let ride = leg.ride {
+                    out["agency"] = ride.agency
+                    out["routeId"] = ride.routeId
+                    out["route"] = ride.routeShortName ?? ride.routeLongName ?? ride.routeId
+                    if let v = ride.routeShortName { out["routeShortName"] = v }
+                    if let v = ride.routeLongName { out["routeLongName"] = v }
+                    if let v = ride.routeColor { out["routeColor"] = v }
+                    if let v = ride.routeTextColor { out["routeTextColor"] = v }
+                    if let v = ride.headsign { out["headsign"] = v }
+                    out["trip"] = ride.tripId
+                    out["serviceDate"] = ride.serviceDate.iso8601
+                    out["intermediateStops"] = ride.intermediateStops.map { stop -> [String: Any] in
+                        var s = place(stop.place)
+                        s["arrival"] = iso(stop.arrival)
+                        s["departure"] = iso(stop.departure)
+                        return s
+                    }
+                }
+                return out
             }
-            return ["departure": iso(j.departure), "arrival": iso(j.arrival), "rides": j.rides, "legs": legs]
+            let summary: [String: Any] = [
+                "durationSeconds": it.summary.durationSeconds, "walkMeters": it.summary.walkMeters.rounded(),
+                "walkSeconds": it.summary.walkSeconds, "rides": it.summary.rides, "changes": it.summary.changes,
+                "waitingSeconds": it.summary.waitingSeconds, "modes": it.summary.modes.map(\.rawValue),
+            ]
+            return ["departure": iso(j.departure), "arrival": iso(j.arrival), "rides": j.rides,
+                    "summary": summary, "legs": legs, "map": ItineraryMap(it).geoJSON]
         }
         return encode(["journeys": journeys, "error": NSNull()])
     }
