@@ -156,7 +156,7 @@ extension JourneyPlanner {
                 // The change lasts until the next ride leaves; the walk is part of it.
                 var nextDeparture = dep
                 if i + 1 < journey.legs.count, case .ride(_, _, _, _, _, let d, _) = journey.legs[i + 1] { nextDeparture = d }
-                let walk = Int64((m / parameters(result).walkSpeed).rounded(.up))
+                let walk = Int64((m / result.parameters.walkSpeed).rounded(.up))
                 let wait = max(0, nextDeparture - dep - (from == to ? 0 : walk))
                 legs.append(walkLeg(stopPlace(from), stopPlace(to), dep, nextDeparture, m, wait: wait, change: true))
             case .ride(let route, let trip, let day, let fromPos, let toPos, let dep, let arr):
@@ -206,8 +206,6 @@ extension JourneyPlanner {
         return Itinerary(legs: legs, summary: summary)
     }
 
-    private func parameters(_ result: PlanResult) -> RoutingParameters { result.parameters }
-
     private func walkLeg(_ from: ItineraryPlace, _ to: ItineraryPlace, _ dep: Int64, _ arr: Int64, _ meters: Double,
                          wait: Int64, change: Bool) -> ItineraryLeg {
         let walking = arr - dep - wait
@@ -238,7 +236,7 @@ extension JourneyPlanner {
     }
 
     static func clock(_ t: Int64, _ zone: TimeZone) -> String {
-        let local = t + Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(t))))
+        let local = JourneyPlanner.localSeconds(t, zone)
         let secs = ((local % 86_400) + 86_400) % 86_400
         let h = secs / 3600, m = secs / 60 % 60
         return "\(h < 10 ? "0" : "")\(h):\(m < 10 ? "0" : "")\(m)"

@@ -180,6 +180,11 @@ public final class JourneyPlanner: Sendable {
         return agency.timezone
     }
 
+    /// The wall-clock time of a UTC instant in `zone`, as seconds since 1970-01-01 00:00 local.
+    public static func localSeconds(_ t: Int64, _ zone: TimeZone) -> Int64 {
+        t + Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(t))))
+    }
+
     /// UTC seconds for a local time; in a DST gap or a repeated hour, the offset in force
     /// before the change applies.
     public static func instant(localSeconds l: Int64, zone: TimeZone) -> Int64 {
@@ -209,7 +214,7 @@ public final class JourneyPlanner: Sendable {
             t = JourneyPlanner.instant(localSeconds: l, zone: zone)
         }
         // D: the local date of T; rides of service dates D - 1, D and D + 1.
-        let localSeconds = t + Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(t))))
+        let localSeconds = JourneyPlanner.localSeconds(t, zone)
         let localDate = ServiceDate(daysSinceEpoch: Int32((localSeconds - (localSeconds % 86_400 + 86_400) % 86_400) / 86_400))
         let d = Int(localDate.daysSinceEpoch - timetable.firstDay.daysSinceEpoch)
         let days = [d - 1, d, d + 1]

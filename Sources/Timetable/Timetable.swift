@@ -182,8 +182,8 @@ public final class Timetable: Sendable {
         var best: (stop: Int32, meters: Double)?
         for (grid, guess) in zip(stopGrids, guesses) {
             guard let guess, guess.meters <= bestGuess * 1.05 + 10 else { continue }
-            if let n = grid.nearest(point, timetable: self),
-               best == nil || n.meters < best!.meters || (n.meters == best!.meters && n.stop < best!.stop) { best = n }
+            let n = grid.nearest(point, from: guess, timetable: self)
+            if best == nil || n.meters < best!.meters || (n.meters == best!.meters && n.stop < best!.stop) { best = n }
         }
         return best
     }
@@ -239,14 +239,12 @@ public final class StopGrid: @unchecked Sendable {
         return (s, Geodesic.distance(point, timetable.coordinate(ofStop: s)!))
     }
 
-    func nearest(_ point: Coordinate, timetable: Timetable) -> (stop: Int32, meters: Double)? {
+    /// The exact nearest stop, refining `guess` (from `roughNearest`): every stop within
+    /// its distance plus the projection's margin is measured.
+    func nearest(_ point: Coordinate, from guess: (stop: Int32, meters: Double), timetable: Timetable) -> (stop: Int32, meters: Double) {
         let p = projection.project(point)
-        guard p.x.isFinite && p.y.isFinite, let i = grid.nearest(x: p.x, y: p.y) else { return nil }
-        // Exact: check every stop within the projected nearest distance plus margin.
-        let s0 = stops[Int(i)]
-        let d0 = Geodesic.distance(point, timetable.coordinate(ofStop: s0)!)
-        var best = (stop: s0, meters: d0)
-        for j in grid.within(x: p.x, y: p.y, radiusMeters: d0 * 1.05 + 10) {
+        var best = guess
+        for j in grid.within(x: p.x, y: p.y, radiusMeters: guess.meters * 1.05 + 10) {
             let s = stops[Int(j)]
             let d = Geodesic.distance(point, timetable.coordinate(ofStop: s)!)
             if d < best.meters || (d == best.meters && s < best.stop) { best = (s, d) }

@@ -49,7 +49,11 @@ struct BenchCommand: ParsableCommand {
                          loadSeconds, Double(rssAfter) / 1e6, Double(rssAfter - rssBefore) / 1e6,
                          Double(rssAfter - rssBefore) / Double(max(1, stopTimes))))
 
-            let (day, events) = busiestDay(tt)
+            let eventsByFeed = stopEventsPerFeedAndDay(tt)
+            // The busiest day of all feeds together, and of each feed.
+            let total = (0..<tt.dayCount).map { d in eventsByFeed.reduce(0) { $0 + $1[d] } }
+            let day = total.indices.max { total[$0] < total[$1] } ?? 0
+            let events = total.isEmpty ? 0 : total[day]
             let date = tt.firstDay.adding(days: day)
             let floor = dayPass(tt, day: day)
             print("  busiest day \(date.iso8601): \(Output.grouped(events)) stop events; one plain pass over them: \(String(format: "%.3f", floor * 1000)) ms")
@@ -62,7 +66,7 @@ struct BenchCommand: ParsableCommand {
                 stopsByFeed[Int(tt.stopFeed[s])].append(s)
             }
             let feeds = stopsByFeed.indices.filter { !stopsByFeed[$0].isEmpty }
-            let feedDays = busiestDayPerFeed(tt)
+            let feedDays = eventsByFeed.map { e in e.indices.max { e[$0] < e[$1] } ?? 0 }
             func place(_ feed: Int) -> Place {
                 let stops = stopsByFeed[feed]
                 let s = stops[Int(rng.next() % UInt64(stops.count))]
@@ -118,34 +122,17 @@ struct BenchCommand: ParsableCommand {
         return (Array(latencies), wall, answered.reduce(0, +))
     }
 
-    /// The service day with the most stop events (trips running × their stops).
-    private func busiestDay(_ tt: Timetable) -> (Int, Int) {
-        var best = (0, 0)
-        for day in 0..<tt.dayCount {
-            var events = 0
-            for r in 0..<tt.routeCount {
-                let stops = Int(tt.routeStopOffsets[r + 1] - tt.routeStopOffsets[r])
-                for t in Int(tt.routeTripOffsets[r])..<Int(tt.routeTripOffsets[r + 1]) where tt.serviceRuns(tt.tripService[t], day: day) {
-                    events += stops
-                }
-            }
-            if events > best.1 { best = (day, events) }
-        }
-        return best
-    }
-
-    /// Per feed, the day on which its trips make the most stop events.
-    private func busiestDayPerFeed(_ tt: Timetable) -> [Int] {
+    /// Stop events (trips running × their stops) per feed and timetable day.
+    private func stopEventsPerFeedAndDay(_ tt: Timetable) -> [[Int]] {
         var events = [[Int]](repeating: [Int](repeating: 0, count: tt.dayCount), count: tt.snapshot.feedIds.count)
         for r in 0..<tt.routeCount {
             let feed = Int(tt.snapshot.routes[Int(tt.routeSourceRoute[r])].feed)
             let stops = Int(tt.routeStopOffsets[r + 1] - tt.routeStopOffsets[r])
-            for t in Int(tt.routeTripOffsets[r])..<Int(tt.routeTripOffsets[r + 1]) {
-                let service = tt.tripService[t]
-                for day in 0..<tt.dayCount where tt.serviceRuns(service, day: day) { events[feed][day] += stops }
-            }
+            // One service per route: every trip of the route runs on the same days.
+            let trips = Int(tt.routeTripOffsets[r + 1] - tt.routeTripOffsets[r])
+            for day in 0..<tt.dayCount where tt.serviceRuns(tt.routeService[r], day: day) { events[feed][day] += stops * trips }
         }
-        return events.map { e in e.indices.max { e[$0] < e[$1] } ?? 0 }
+        return events
     }
 
     /// Seconds for one pass reading every departure and arrival of the day's running

@@ -148,8 +148,8 @@ struct PlanCommand: ParsableCommand {
 /// ISO 8601 with the offset of a time zone at that instant.
 enum ISOTime {
     static func format(_ t: Int64, _ zone: TimeZone) -> String {
-        let offset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(t)))
-        let local = t + Int64(offset)
+        let local = JourneyPlanner.localSeconds(t, zone)
+        let offset = Int(local - t)
         let days = Int32((local - ((local % 86_400) + 86_400) % 86_400) / 86_400)
         let secs = Int(local - Int64(days) * 86_400)
         let (y, m, d) = ServiceDate(daysSinceEpoch: days).components
