@@ -80,6 +80,9 @@ public struct RideDetails: Sendable, Equatable {
     public var headsign: String?
     public var tripId: String
     public var serviceDate: ServiceDate
+    /// The shape the geometry follows (shapes.txt), or nil when it is drawn straight
+    /// through the stops.
+    public var shapeId: String?
     /// Stops between boarding and alighting, in order.
     public var intermediateStops: [PassedStop]
 }
@@ -96,8 +99,10 @@ public struct ItineraryLeg: Sendable, Equatable {
     public var distanceMeters: Double
     /// For a change: seconds waited at the stop after walking (0 otherwise).
     public var waitSeconds: Int64
-    /// The sentence a person in a hurry reads.
-    public var instruction: String
+    /// What the instruction says, as data (to translate later).
+    public var step: LegInstruction
+    /// The sentence a person in a hurry reads (`step` in English).
+    public var instruction: String { step.english }
     public var ride: RideDetails?
     /// The line the map draws, from `from` to `to`.
     public var geometry: [Coordinate]
@@ -165,34 +170,37 @@ extension JourneyPlanner {
                 let j = Int(trip - tt.routeTripOffsets[Int(route)])
                 let times = Int(tt.routeTimeOffsets[Int(route)])
                 let base = tt.dayBase[Int(tt.routeTimeZone[Int(route)]) * tt.dayCount + day]
-                var geometry: [Coordinate] = []
+                var stops: [Coordinate] = []
                 var passed: [PassedStop] = []
-                var meters = 0.0
                 for pos in Int(fromPos)...Int(toPos) {
                     let s = tt.routeStops[stopsStart + pos]
-                    let c = tt.coordinate(ofStop: s)!
-                    if let last = geometry.last { meters += Geodesic.distance(last, c) }
-                    geometry.append(c)
+                    stops.append(tt.coordinate(ofStop: s)!)
                     if pos != Int(fromPos) && pos != Int(toPos) {
                         passed.append(PassedStop(place: stopPlace(s), arrival: base + Int64(tt.arrivals[times + pos * nt + j]),
                                                  departure: base + Int64(tt.departures[times + pos * nt + j])))
                     }
                 }
+                // The trip's shape cut between boarding and alighting, else straight lines.
+                let shaped = shapeCuts.cut(route: Int(route), timetable: tt)?
+                    .line(from: Int(fromPos), to: Int(toPos), stops: stops, snapshot: snapshot)
+                let geometry = shaped ?? stops
+                let meters = zip(geometry, geometry.dropFirst()).reduce(0.0) { $0 + Geodesic.distance($1.0, $1.1) }
                 let src = snapshot.routes[Int(tt.routeSourceRoute[Int(route)])]
                 let t = snapshot.trips[Int(tt.tripSource[Int(trip)])]
                 let mode = LegMode(routeType: Int(src.type))
                 let details = RideDetails(agency: snapshot.agencies.isEmpty ? "" : snapshot.agencies[Int(src.agency)].name,
                                           routeId: src.routeId, routeShortName: src.shortName, routeLongName: src.longName,
                                           routeColor: src.color, routeTextColor: src.textColor, headsign: t.headsign,
-                                          tripId: t.tripId, serviceDate: tt.firstDay.adding(days: day), intermediateStops: passed)
+                                          tripId: t.tripId, serviceDate: tt.firstDay.adding(days: day),
+                                          shapeId: shaped == nil ? nil : snapshot.shapeIds[Int(tt.routeShape[Int(route)])],
+                                          intermediateStops: passed)
                 let from = stopPlace(tt.routeStops[stopsStart + Int(fromPos)]), to = stopPlace(tt.routeStops[stopsStart + Int(toPos)])
                 let name = src.shortName ?? src.longName ?? src.routeId
-                let towards = t.headsign.map { " towards \($0)" } ?? ""
-                let count = Int(toPos - fromPos)
-                let instruction = "Take \(mode.noun) \(name)\(towards) at \(Self.clock(dep, zone)) from \(Self.describe(from)), "
-                    + "\(count) stop\(count == 1 ? "" : "s"), get off at \(Self.describe(to)) (\(Self.clock(arr, zone)))"
+                let step = LegInstruction.ride(mode: mode, route: name, headsign: t.headsign, departure: ItineraryText.clock(dep, zone),
+                                               from: ItineraryText.describe(from), stops: Int(toPos - fromPos),
+                                               to: ItineraryText.describe(to), arrival: ItineraryText.clock(arr, zone))
                 legs.append(ItineraryLeg(mode: mode, from: from, to: to, departure: dep, arrival: arr, distanceMeters: meters,
-                                         waitSeconds: 0, instruction: instruction, ride: details, geometry: geometry))
+                                         waitSeconds: 0, step: step, ride: details, geometry: geometry))
             }
         }
         var modes: [LegMode] = []
@@ -209,36 +217,16 @@ extension JourneyPlanner {
     private func walkLeg(_ from: ItineraryPlace, _ to: ItineraryPlace, _ dep: Int64, _ arr: Int64, _ meters: Double,
                          wait: Int64, change: Bool) -> ItineraryLeg {
         let walking = arr - dep - wait
-        let distance = Self.distanceText(meters)
-        let instruction: String
+        let step: LegInstruction
         if change {
-            instruction = from.stopId == to.stopId
-                ? "Change at \(Self.describe(to)): wait \(Self.minutes(wait))"
-                : "Change: walk \(distance) to \(Self.describe(to)) (\(Self.minutes(walking)))" + (wait > 0 ? ", then wait \(Self.minutes(wait))" : "")
+            step = from.stopId == to.stopId
+                ? .changeWait(at: ItineraryText.describe(to), waitSeconds: wait)
+                : .changeWalk(meters: meters, seconds: walking, to: ItineraryText.describe(to), waitSeconds: wait)
         } else {
-            instruction = "Walk \(distance) (\(Self.minutes(walking))) to \(to.stopId == nil ? "your destination" : Self.describe(to))"
+            step = .walk(meters: meters, seconds: walking, to: to.stopId == nil ? nil : ItineraryText.describe(to))
         }
         return ItineraryLeg(mode: .walk, from: from, to: to, departure: dep, arrival: arr, distanceMeters: meters,
-                            waitSeconds: wait, instruction: instruction, ride: nil, geometry: [from.coordinate, to.coordinate])
+                            waitSeconds: wait, step: step, ride: nil, geometry: [from.coordinate, to.coordinate])
     }
 
-    static func describe(_ p: ItineraryPlace) -> String {
-        p.platformCode.map { "\(p.name), platform \($0)" } ?? p.name
-    }
-
-    static func distanceText(_ m: Double) -> String {
-        m >= 1000 ? String(format: "%.1f km", m / 1000) : "\(Int((m / 10).rounded()) * 10) m"
-    }
-
-    static func minutes(_ s: Int64) -> String {
-        let m = (s + 59) / 60
-        return m < 1 ? "under a minute" : "\(m) min"
-    }
-
-    static func clock(_ t: Int64, _ zone: TimeZone) -> String {
-        let local = JourneyPlanner.localSeconds(t, zone)
-        let secs = ((local % 86_400) + 86_400) % 86_400
-        let h = secs / 3600, m = secs / 60 % 60
-        return "\(h < 10 ? "0" : "")\(h):\(m < 10 ? "0" : "")\(m)"
-    }
 }

@@ -75,21 +75,96 @@ public struct PlanQuery: Sendable {
     public var time: QueryTime
     public var arriveBy: Bool
     public var parameters: RoutingParameters
-    /// Seconds: all Pareto-optimal journeys departing within this window after `time`.
+    /// Seconds. `plan`: every Pareto-optimal journey departing within this window after
+    /// `time` (a range query) instead of the model's answer at `time`. `answer`: how far
+    /// after (arrive-by: before) `time` later (earlier) departures are offered as
+    /// alternatives; nil there means an hour, 0 none.
     public var window: Int?
+    /// Transit modes that may be ridden; nil: all.
+    public var modes: ModeFilter?
+    /// Only stops and trips marked wheelchair accessible (unknown counts as not).
+    public var wheelchair: Bool
     public init(from: Place, to: Place, time: QueryTime, arriveBy: Bool = false, parameters: RoutingParameters = RoutingParameters(),
-                window: Int? = nil) {
+                window: Int? = nil, modes: ModeFilter? = nil, wheelchair: Bool = false) {
         self.from = from; self.to = to; self.time = time; self.arriveBy = arriveBy; self.parameters = parameters
-        self.window = window
+        self.window = window; self.modes = modes; self.wheelchair = wheelchair
     }
 }
 
-/// Why a plan was refused: a stable code and a plain sentence.
+/// A value in an error's or a notice's details (JSON-shaped).
+public indirect enum PlanDetail: Sendable, Equatable {
+    case text(String)
+    case number(Double)
+    case flag(Bool)
+    case list([PlanDetail])
+    case object([String: PlanDetail])
+
+    /// As a JSON-ready value.
+    public var json: Any {
+        switch self {
+        case .text(let t): return t
+        case .number(let n): return n == n.rounded() && abs(n) < 1e15 ? Int(n) as Any : n as Any
+        case .flag(let b): return b
+        case .list(let l): return l.map(\.json)
+        case .object(let o): return o.mapValues(\.json)
+        }
+    }
+}
+
+/// Why a plan was refused: a stable code, a plain sentence, and details a program can use.
 public struct PlanError: Error, Sendable, Equatable, CustomStringConvertible {
     public let code: String
     public let message: String
-    public init(_ code: String, _ message: String) { self.code = code; self.message = message }
+    public let details: [String: PlanDetail]
+    public init(_ code: String, _ message: String, details: [String: PlanDetail] = [:]) {
+        self.code = code; self.message = message; self.details = details
+    }
     public var description: String { "\(code): \(message)" }
+}
+
+/// Which transit modes a plan may use: `BUS,TRAM` (only these) or `-BUS` (all but these).
+public struct ModeFilter: Sendable, Equatable, CustomStringConvertible {
+    public var allowed: Set<LegMode>
+
+    public init(allowed: Set<LegMode>) { self.allowed = allowed.subtracting([.walk]) }
+
+    /// Parses a comma-separated list of modes (`BUS`, `TRAM`, `SUBWAY`/`METRO`, `RAIL`/`TRAIN`,
+    /// …, any case); a leading `-` or `!` on every item excludes them instead.
+    public static func parse(_ text: String) throws(PlanError) -> ModeFilter {
+        let items = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let allowedNames = LegMode.allCases.filter { $0 != .walk }.map(\.rawValue).joined(separator: ", ")
+        guard !items.isEmpty else {
+            throw PlanError("BAD_PARAMETER", "modes is empty: give a list such as BUS,TRAM or -BUS (allowed: \(allowedNames))",
+                            details: ["parameter": .text("modes")])
+        }
+        let excluding = items.allSatisfy { $0.hasPrefix("-") || $0.hasPrefix("!") }
+        var set = Set<LegMode>()
+        for item in items {
+            let name = (excluding ? String(item.dropFirst()) : item).uppercased()
+            let aliases: [String: LegMode] = ["METRO": .subway, "TRAIN": .rail, "CABLE_CAR": .cableTram, "AIR": .air]
+            guard let mode = LegMode(rawValue: name) ?? aliases[name], mode != .walk else {
+                throw PlanError("BAD_PARAMETER", "modes: \"\(item)\" is not a transit mode (allowed: \(allowedNames); "
+                                + "prefix every item with - to exclude)", details: ["parameter": .text("modes"), "value": .text(item)])
+            }
+            set.insert(mode)
+        }
+        return ModeFilter(allowed: excluding ? Set(LegMode.allCases).subtracting(set) : set)
+    }
+
+    public var description: String {
+        LegMode.allCases.filter { allowed.contains($0) }.map(\.rawValue).joined(separator: ",")
+    }
+
+    /// "using only tram and bus", "without metro".
+    public var sentence: String {
+        let transit = LegMode.allCases.filter { $0 != .walk }
+        let on = transit.filter { allowed.contains($0) }, off = transit.filter { !allowed.contains($0) }
+        func list(_ m: [LegMode]) -> String {
+            m.count <= 1 ? m.map(\.noun).joined() : m.dropLast().map(\.noun).joined(separator: ", ") + " and " + m.last!.noun
+        }
+        if on.isEmpty { return "without any transit" }
+        return on.count <= off.count ? "using only \(list(on))" : "without \(list(off))"
+    }
 }
 
 /// A journey as the planner answers it.
@@ -127,6 +202,16 @@ public final class JourneyPlanner: Sendable {
     /// Time zones by name, made once: creating a TimeZone per query costs a lookup in
     /// Foundation's shared zone cache on every request.
     private let zones: [String: TimeZone]
+    /// Timetable route -> its transit mode.
+    let routeMode: [LegMode]
+    /// Stop -> marked wheelchair accessible (its own wheelchair_boarding, else its parent
+    /// station's); timetable trip -> marked accessible. Unknown counts as not.
+    let accessibleStops: [Bool]
+    let accessibleTrips: [Bool]
+    /// Feed index -> first and last date with any service (nil: none at all).
+    public let servicePeriods: [(first: ServiceDate, last: ServiceDate)?]
+    /// Where each route's stops lie on its shape, worked out on first use.
+    let shapeCuts = ShapeCutCache()
 
     public init(timetable: Timetable) {
         self.timetable = timetable
@@ -138,6 +223,45 @@ public final class JourneyPlanner: Sendable {
         var zones: [String: TimeZone] = ["UTC": TimeZone(identifier: "UTC")!]
         for a in timetable.snapshot.agencies { zones[a.timezone] = TimeZone(identifier: a.timezone) ?? zones["UTC"]! }
         self.zones = zones
+        let snapshot = timetable.snapshot
+        routeMode = timetable.routeSourceRoute.map { LegMode(routeType: Int(snapshot.routes[Int($0)].type)) }
+        accessibleStops = snapshot.stops.map { s in
+            let own = s.wheelchairBoarding
+            return own == 1 || (own == 0 && s.parent >= 0 && snapshot.stops[Int(s.parent)].wheelchairBoarding == 1)
+        }
+        accessibleTrips = timetable.tripSource.map { snapshot.trips[Int($0)].wheelchairAccessible == 1 }
+        var periods: [(first: ServiceDate, last: ServiceDate)?] = Array(repeating: nil, count: snapshot.feedIds.count)
+        for (i, service) in snapshot.services.enumerated() {
+            var first = -1, last = -1
+            for day in 0..<timetable.dayCount where timetable.serviceRuns(Int32(i), day: day) {
+                if first < 0 { first = day }
+                last = day
+            }
+            guard first >= 0 else { continue }
+            let a = timetable.firstDay.adding(days: first), b = timetable.firstDay.adding(days: last)
+            let f = Int(service.feed)
+            periods[f] = periods[f].map { (min($0.first, a), max($0.last, b)) } ?? (a, b)
+        }
+        servicePeriods = periods
+    }
+
+    /// The rides a query may use (modes, wheelchair).
+    public func rideFilter(modes: ModeFilter?, wheelchair: Bool) -> RideFilter {
+        RideFilter(routes: modes.map { m in routeMode.map { m.allowed.contains($0) } },
+                   trips: wheelchair ? accessibleTrips : nil, stops: wheelchair ? accessibleStops : nil)
+    }
+
+    /// How many boardable stops and trips have no accessibility information (they count
+    /// as not accessible), and how many there are.
+    public func accessibilityUnknown() -> (stops: Int, boardableStops: Int, trips: Int, allTrips: Int) {
+        let snapshot = timetable.snapshot
+        var stops = 0, boardable = 0
+        for (i, s) in snapshot.stops.enumerated() where timetable.stopBoardable[i] {
+            boardable += 1
+            if s.wheelchairBoarding == 0 && (s.parent < 0 || snapshot.stops[Int(s.parent)].wheelchairBoarding == 0) { stops += 1 }
+        }
+        let trips = snapshot.trips.reduce(0) { $0 + ($1.wheelchairAccessible == 0 ? 1 : 0) }
+        return (stops, boardable, trips, snapshot.trips.count)
     }
 
     /// The stop a place names, if it is a stop.
@@ -197,7 +321,14 @@ public final class JourneyPlanner: Sendable {
         return l - after
     }
 
+    /// The routing model's answer to a query (`window`: a range query instead), with the
+    /// query's modes and wheelchair filter.
     public func plan(_ query: PlanQuery) throws(PlanError) -> PlanResult {
+        try plan(query, filter: rideFilter(modes: query.modes, wheelchair: query.wheelchair))
+    }
+
+    /// As `plan(_:)`, with any ride filter (the tests check arbitrary ones against the reference).
+    func plan(_ query: PlanQuery, filter: RideFilter) throws(PlanError) -> PlanResult {
         let p = query.parameters
         do { try p.validate(footpathBeelineMeters: timetable.footpathBeelineMeters) } catch {
             throw PlanError("BAD_PARAMETER", error.description)
@@ -219,8 +350,8 @@ public final class JourneyPlanner: Sendable {
         let d = Int(localDate.daysSinceEpoch - timetable.firstDay.daysSinceEpoch)
         let days = [d - 1, d, d + 1]
 
-        let access = walks(from: origin, p)
-        let egress = walks(from: destination, p)
+        let access = walks(from: origin, p, filter)
+        let egress = walks(from: destination, p, filter)
         var journeys: [Journey] = []
         let direct = Geodesic.distance(origin, destination)
         if p.walkMeters(beeline: direct) <= p.maxDirectWalk {
@@ -230,17 +361,12 @@ public final class JourneyPlanner: Sendable {
         }
         if access.isEmpty || egress.isEmpty {
             if !journeys.isEmpty { return PlanResult(journeys: journeys, timeZone: zoneName, time: t, origin: origin, destination: destination, parameters: p) }
-            let end = access.isEmpty ? origin : destination
-            let which = access.isEmpty ? "origin" : "destination"
-            let nearest = timetable.nearestStop(end)
-            let how = nearest.map { "the nearest stop is \(Int(p.walkMeters(beeline: $0.meters).rounded())) m away on foot" } ?? "no stop is known"
-            throw PlanError(access.isEmpty ? "NO_STOP_NEAR_ORIGIN" : "NO_STOP_NEAR_DESTINATION",
-                            "no stop within \(Int(p.maxAccessWalk)) m walk of the \(which): \(how)")
+            throw noStopNearby(end: access.isEmpty ? "origin" : "destination", access.isEmpty ? origin : destination, p, filter)
         }
         let request: RaptorRequest
         do {
             request = try RaptorRequest(arriveBy: query.arriveBy, time: t, access: access, egress: egress, days: days,
-                                        parameters: p, window: query.window.map(Int64.init), timetable: timetable)
+                                        parameters: p, window: query.window.map(Int64.init), filter: filter, timetable: timetable)
         } catch { throw PlanError("BAD_PARAMETER", error.description) }
         for j in router.route(request) {
             journeys.append(Journey(departure: j.departure, arrival: j.arrival, rides: j.rides, legs: j.legs, walkMeters: nil))
@@ -270,11 +396,40 @@ public final class JourneyPlanner: Sendable {
         }
     }
 
-    /// Boardable stops within maxAccessWalk of a point, with walk durations.
-    func walks(from point: Coordinate, _ p: RoutingParameters) -> [StopWalk] {
+    /// Boardable stops within maxAccessWalk of a point (those the filter allows), with walk durations.
+    func walks(from point: Coordinate, _ p: RoutingParameters, _ filter: RideFilter = RideFilter()) -> [StopWalk] {
         timetable.stopsNear(point, beelineMeters: p.maxAccessWalk / p.walkDetourFactor + 1).compactMap { s in
+            guard filter.stops?[Int(s.stop)] ?? true else { return nil }
             let m = p.walkMeters(beeline: s.meters)
             return m <= p.maxAccessWalk ? StopWalk(stop: s.stop, seconds: p.walkSeconds(beeline: s.meters), meters: m) : nil
         }
+    }
+
+    /// NO_STOP_NEARBY for one end: which end, and how far (on foot) the nearest stop is.
+    func noStopNearby(end: String, _ point: Coordinate, _ p: RoutingParameters, _ filter: RideFilter) -> PlanError {
+        var nearest = timetable.nearestStop(point)
+        var kind = "stop"
+        if let allowed = filter.stops {
+            // The nearest stop the filter allows: widen the search until one turns up.
+            kind = "wheelchair-accessible stop"
+            nearest = nil
+            var radius = 2_000.0
+            while nearest == nil && radius <= 64_000 {
+                nearest = timetable.stopsNear(point, beelineMeters: radius).first { allowed[Int($0.stop)] }
+                radius *= 2
+            }
+        }
+        var details: [String: PlanDetail] = ["end": .text(end), "maxAccessWalk": .number(p.maxAccessWalk)]
+        let how: String
+        if let nearest {
+            let meters = (p.walkMeters(beeline: nearest.meters)).rounded()
+            details["nearestStopMeters"] = .number(meters)
+            details["nearestStop"] = .text(timetable.snapshot.stops[Int(nearest.stop)].stopId)
+            how = "the nearest \(kind) is \(Int(meters)) m away on foot"
+        } else {
+            how = "no \(kind) is known near it"
+        }
+        return PlanError("NO_STOP_NEARBY", "There is no \(kind) within \(Int(p.maxAccessWalk)) m walk of the \(end): \(how).",
+                         details: details)
     }
 }

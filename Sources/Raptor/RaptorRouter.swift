@@ -46,12 +46,13 @@ extension RaptorRouter {
             let s = Int(w.stop)
             for i in Int(tt.stopRouteOffsets[s])..<Int(tt.stopRouteOffsets[s + 1]) {
                 let r = Int(tt.stopRouteRoute[i]), pos = Int(tt.stopRoutePosition[i])
-                guard tt.routeCanBoard[Int(tt.routeStopOffsets[r]) + pos] else { continue }
+                guard tt.routeCanBoard[Int(tt.routeStopOffsets[r]) + pos], request.filter.routes?[r] ?? true else { continue }
                 let tripBase = Int(tt.routeTripOffsets[r]), nt = Int(tt.routeTripOffsets[r + 1]) - tripBase
                 let column = Int(tt.routeTimeOffsets[r]) + pos * nt
                 for day in request.days {
                     let base = tt.dayBase[Int(tt.routeTimeZone[r]) * tt.dayCount + day]
-                    for j in 0..<nt where tt.serviceRuns(tt.tripService[tripBase + j], day: day) {
+                    for j in 0..<nt where tt.serviceRuns(tt.tripService[tripBase + j], day: day)
+                        && request.filter.trips?[tripBase + j] ?? true {
                         let leave = base + Int64(tt.departures[column + j]) - w.seconds
                         if leave >= request.time && leave <= request.time + window { departures.insert(leave) }
                     }
@@ -76,6 +77,9 @@ struct Search {
     let days: [Int]
     let p: RoutingParameters
     let n: Int
+    let routeAllowed: [Bool]?
+    let tripAllowed: [Bool]?
+    let stopAllowed: [Bool]?
     static let infinity = Int64.max / 4
 
     // (round, stop) -> best value ready to board after `round` rides; -> arrived by ride `round`.
@@ -105,6 +109,9 @@ struct Search {
         days = request.days
         p = request.parameters
         n = tt.stopCount
+        routeAllowed = request.filter.routes
+        tripAllowed = request.filter.trips
+        stopAllowed = request.filter.stops
         let size = (maxRides + 1) * n
         ready = Array(repeating: Search.infinity, count: size)
         arrived = ready
@@ -194,6 +201,7 @@ struct Search {
             }
             markedList.removeAll(keepingCapacity: true)
             for r in routeList {
+                if let routeAllowed, !routeAllowed[Int(r)] { routeStart[Int(r)] = -1; continue }
                 let service = tt.routeService[Int(r)]
                 for day in days where tt.serviceRuns(service, day: day) {
                     scanRoute(Int(r), day: day, from: Int(routeStart[Int(r)]), round: k, bestTarget: bound)
@@ -260,7 +268,8 @@ struct Search {
             let column = times + pos * nt
             if current >= 0 {
                 // Alight (forward: arrival; backward: the real boarding, at its departure).
-                let allowed = forward ? tt.routeCanAlight[stopsStart + pos] : tt.routeCanBoard[stopsStart + pos]
+                let allowed = (forward ? tt.routeCanAlight[stopsStart + pos] : tt.routeCanBoard[stopsStart + pos])
+                    && stopAllowed?[stop] ?? true
                 if allowed {
                     let v = forward ? base + Int64(tt.arrivals[column + current]) : -(base + Int64(tt.departures[column + current]))
                     let i = k * n + stop
@@ -273,7 +282,8 @@ struct Search {
                     }
                 }
             }
-            let canBoard = forward ? tt.routeCanBoard[stopsStart + pos] : tt.routeCanAlight[stopsStart + pos]
+            let canBoard = (forward ? tt.routeCanBoard[stopsStart + pos] : tt.routeCanAlight[stopsStart + pos])
+                && stopAllowed?[stop] ?? true
             let r0 = ready[(k - 1) * n + stop]
             if canBoard && r0 < Search.infinity {
                 if forward {
@@ -282,8 +292,11 @@ struct Search {
                         let target = r0 - base
                         var lo = 0, hi = current < 0 ? nt : current
                         while lo < hi { let mid = (lo + hi) / 2; if Int64(tt.departures[column + mid]) < target { lo = mid + 1 } else { hi = mid } }
+                        // Trips keep their order at every stop: the first allowed one from here.
+                        let limit = current < 0 ? nt : current
+                        if let tripAllowed { while lo < limit && !tripAllowed[tripBase + lo] { lo += 1 } }
                         // Every trip of a route runs on the same days (one service per route).
-                        if lo < (current < 0 ? nt : current) { current = lo; boardPos = pos }
+                        if lo < limit { current = lo; boardPos = pos }
                     }
                 } else {
                     // The latest run of this day arriving at or before -r0.
@@ -292,7 +305,9 @@ struct Search {
                         let floor = current < 0 ? 0 : current + 1
                         var lo = floor, hi = nt
                         while lo < hi { let mid = (lo + hi) / 2; if Int64(tt.arrivals[column + mid]) <= target { lo = mid + 1 } else { hi = mid } }
-                        if lo - 1 >= floor { current = lo - 1; boardPos = pos }
+                        var pick = lo - 1
+                        if let tripAllowed { while pick >= floor && !tripAllowed[tripBase + pick] { pick -= 1 } }
+                        if pick >= floor { current = pick; boardPos = pos }
                     }
                 }
             }

@@ -8,6 +8,21 @@ public struct StopWalk: Sendable, Equatable {
     public init(stop: Int32, seconds: Int64, meters: Double) { self.stop = stop; self.seconds = seconds; self.meters = meters }
 }
 
+/// Which rides a search may use: routes (e.g. by mode), trips (e.g. wheelchair
+/// accessible ones) and stops (boarding and alighting only where allowed). nil: all.
+public struct RideFilter: Sendable, Equatable {
+    /// Timetable route -> may be ridden.
+    public var routes: [Bool]?
+    /// Timetable trip (`routeTripOffsets[r] + j`) -> may be ridden.
+    public var trips: [Bool]?
+    /// Stop -> may be boarded or alighted at.
+    public var stops: [Bool]?
+    public init(routes: [Bool]? = nil, trips: [Bool]? = nil, stops: [Bool]? = nil) {
+        self.routes = routes; self.trips = trips; self.stops = stops
+    }
+    public var isEmpty: Bool { routes == nil && trips == nil && stops == nil }
+}
+
 /// One search: checked when built, immutable, nothing kept between searches.
 public struct RaptorRequest: Sendable {
     /// Depart at `time` (false) or arrive by `time` (true); UTC seconds since 1970.
@@ -22,9 +37,12 @@ public struct RaptorRequest: Sendable {
     /// A range query: every Pareto-optimal journey departing within `window` seconds
     /// after `time` (depart-at only).
     public let window: Int64?
+    /// Rides the search may use.
+    public let filter: RideFilter
 
     public init(arriveBy: Bool, time: Int64, access: [StopWalk], egress: [StopWalk], days: [Int],
-                parameters: RoutingParameters, window: Int64? = nil, timetable: Timetable) throws(ParameterError) {
+                parameters: RoutingParameters, window: Int64? = nil, filter: RideFilter = RideFilter(),
+                timetable: Timetable) throws(ParameterError) {
         try parameters.validate(footpathBeelineMeters: timetable.footpathBeelineMeters)
         if let window, window < 0 || window > 24 * 3600 {
             throw ParameterError(parameter: "window", value: "\(window)", allowed: "0 to 86400 seconds")
@@ -32,11 +50,16 @@ public struct RaptorRequest: Sendable {
         if window != nil && arriveBy {
             throw ParameterError(parameter: "window", value: "\(window!)", allowed: "a window only with depart-at queries")
         }
+        precondition(filter.routes.map { $0.count == timetable.routeCount } ?? true, "one flag per route")
+        precondition(filter.trips.map { $0.count == timetable.tripCount } ?? true, "one flag per trip")
+        precondition(filter.stops.map { $0.count == timetable.stopCount } ?? true, "one flag per stop")
+        self.filter = filter
         self.window = window
         self.arriveBy = arriveBy
         self.time = time
-        self.access = access
-        self.egress = egress
+        // A walk to a stop where nothing may be boarded (or alighted) leads nowhere.
+        self.access = filter.stops.map { allowed in access.filter { allowed[Int($0.stop)] } } ?? access
+        self.egress = filter.stops.map { allowed in egress.filter { allowed[Int($0.stop)] } } ?? egress
         self.days = days.filter { $0 >= 0 && $0 < timetable.dayCount }
         self.parameters = parameters
     }

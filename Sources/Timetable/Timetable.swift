@@ -55,6 +55,10 @@ public final class Timetable: Sendable {
     public let routeSourceRoute: [Int32]
     // Route -> the service all its trips share.
     public let routeService: [Int32]
+    // Route -> the shape all its trips share (index in snapshot.shapeIds), or -1.
+    public let routeShape: [Int32]
+    // Route stop position (same indexing as routeStops) -> shape_dist_traveled of its stop time, or NaN.
+    public let routeStopShapeDistance: [Double]
 
     // MARK: Trips (frequency-based trips expanded; one entry per run)
 
@@ -115,7 +119,8 @@ public final class Timetable: Sendable {
          stopRouteOffsets: [Int32], stopRouteRoute: [Int32], stopRoutePosition: [Int32],
          routeStopOffsets: [Int32], routeStops: [Int32], routeCanBoard: [Bool], routeCanAlight: [Bool],
          routeTripOffsets: [Int32], routeTimeOffsets: [Int32], departures: [Int32], arrivals: [Int32],
-         routeTimeZone: [Int32], routeSourceRoute: [Int32], routeService: [Int32], tripService: [Int32], tripSource: [Int32],
+         routeTimeZone: [Int32], routeSourceRoute: [Int32], routeService: [Int32],
+         routeShape: [Int32], routeStopShapeDistance: [Double], tripService: [Int32], tripSource: [Int32],
          firstDay: ServiceDate, dayCount: Int, serviceWords: Int, serviceDays: [UInt64],
          timeZoneNames: [String], dayBase: [Int64], footpathBeelineMeters: Double,
          footOffsets: [Int32], footTarget: [Int32], footBeeline: [Double], footRule: [UInt8], footMinTime: [Int32],
@@ -129,6 +134,7 @@ public final class Timetable: Sendable {
         self.routeTripOffsets = routeTripOffsets; self.routeTimeOffsets = routeTimeOffsets
         self.departures = departures; self.arrivals = arrivals
         self.routeTimeZone = routeTimeZone; self.routeSourceRoute = routeSourceRoute; self.routeService = routeService
+        self.routeShape = routeShape; self.routeStopShapeDistance = routeStopShapeDistance
         self.tripCount = tripService.count; self.tripService = tripService; self.tripSource = tripSource
         self.firstDay = firstDay; self.dayCount = dayCount; self.serviceWords = serviceWords; self.serviceDays = serviceDays
         self.timeZoneNames = timeZoneNames; self.dayBase = dayBase

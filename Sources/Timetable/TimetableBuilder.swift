@@ -73,9 +73,13 @@ public enum TimetableBuilder {
         // One service per route: then every trip of a route runs on the same days, and the
         // router skips a route on a day it does not run with one bit test instead of
         // stepping over trips of other services.
-        struct PatternKey: Hashable { var route: Int32; var service: Int32; var stops: [Int32]; var board: [Bool]; var alight: [Bool] }
+        // The shape is part of a pattern too, so that a route's trips share one line on the
+        // map and one set of shape_dist_traveled values.
+        struct PatternKey: Hashable {
+            var route: Int32; var service: Int32; var shape: Int32; var stops: [Int32]; var board: [Bool]; var alight: [Bool]
+        }
         var patternIndex: [PatternKey: Int] = [:]
-        var patterns: [(key: PatternKey, runs: [Run])] = []
+        var patterns: [(key: PatternKey, runs: [Run], shapeDistance: [Double])] = []
         var frequenciesByTrip: [Int32: [FeedSnapshot.Frequency]] = [:]
         for f in s.frequencies { frequenciesByTrip[f.trip, default: []].append(f) }
         var leftOut = 0
@@ -87,7 +91,8 @@ public enum TimetableBuilder {
             // the trip only passes through (and which is dropped below).
             let templateFirst = dep[0]
             var stops: [Int32] = [], board: [Bool] = [], alight: [Bool] = []
-            var keptArr: [Int32] = [], keptDep: [Int32] = []
+            var keptArr: [Int32] = [], keptDep: [Int32] = [], keptDistance: [Double] = []
+            let shape = s.trips[t].shape
             for (k, st) in range.enumerated() {
                 let stop = s.stopTimeStop[st]
                 guard boardable[Int(stop)] else { continue }  // passed through
@@ -95,13 +100,15 @@ public enum TimetableBuilder {
                 board.append(s.stopTimePickup[st] != 1)
                 alight.append(s.stopTimeDropOff[st] != 1)
                 keptArr.append(arr[k]); keptDep.append(dep[k])
+                if shape >= 0 { keptDistance.append(s.stopTimeShapeDistance.isEmpty ? .nan : s.stopTimeShapeDistance[st]) }
             }
             guard stops.count >= 2 else { continue }
             arr = keptArr; dep = keptDep
-            let key = PatternKey(route: s.trips[t].route, service: s.trips[t].service, stops: stops, board: board, alight: alight)
+            let key = PatternKey(route: s.trips[t].route, service: s.trips[t].service, shape: shape, stops: stops, board: board,
+                                 alight: alight)
             let p: Int
             if let existing = patternIndex[key] { p = existing } else {
-                p = patterns.count; patternIndex[key] = p; patterns.append((key, []))
+                p = patterns.count; patternIndex[key] = p; patterns.append((key, [], keptDistance))
             }
             let service = s.trips[t].service
             if let freqs = frequenciesByTrip[Int32(t)] {
@@ -126,7 +133,7 @@ public enum TimetableBuilder {
         var routeStopOffsets: [Int32] = [0], routeStops: [Int32] = [], canBoard: [Bool] = [], canAlight: [Bool] = []
         var routeTripOffsets: [Int32] = [0], routeTimeOffsets: [Int32] = [0], departures: [Int32] = [], arrivals: [Int32] = []
         var routeTimeZone: [Int32] = [], routeSource: [Int32] = [], tripService: [Int32] = [], tripSource: [Int32] = []
-        var routeService: [Int32] = []
+        var routeService: [Int32] = [], routeShape: [Int32] = [], routeStopShapeDistance: [Double] = []
         for pattern in patterns {
             let runs = pattern.runs.sorted { a, b in
                 for i in 0..<a.dep.count where a.dep[i] != b.dep[i] { return a.dep[i] < b.dep[i] }
@@ -159,6 +166,9 @@ public enum TimetableBuilder {
                 routeTimeZone.append(routeTZ[Int(pattern.key.route)])
                 routeSource.append(pattern.key.route)
                 routeService.append(pattern.key.service)
+                routeShape.append(pattern.key.shape)
+                routeStopShapeDistance += pattern.key.shape >= 0 ? pattern.shapeDistance
+                    : Array(repeating: .nan, count: pattern.key.stops.count)
             }
         }
         let routeCount = routeSource.count
@@ -246,7 +256,8 @@ public enum TimetableBuilder {
                          stopRoutePosition: stopRoutePosition, routeStopOffsets: routeStopOffsets, routeStops: routeStops,
                          routeCanBoard: canBoard, routeCanAlight: canAlight, routeTripOffsets: routeTripOffsets,
                          routeTimeOffsets: routeTimeOffsets, departures: departures, arrivals: arrivals,
-                         routeTimeZone: routeTimeZone, routeSourceRoute: routeSource, routeService: routeService, tripService: tripService,
+                         routeTimeZone: routeTimeZone, routeSourceRoute: routeSource, routeService: routeService,
+                         routeShape: routeShape, routeStopShapeDistance: routeStopShapeDistance, tripService: tripService,
                          tripSource: tripSource, firstDay: firstDay, dayCount: dayCount, serviceWords: words,
                          serviceDays: serviceDays, timeZoneNames: tzNames, dayBase: dayBase,
                          footpathBeelineMeters: options.footpathBeelineMeters, footOffsets: footOffsets,

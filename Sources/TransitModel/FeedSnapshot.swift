@@ -32,11 +32,14 @@ public struct FeedSnapshot: Sendable {
         /// Index of the parent station in `stops`, or -1.
         public var parent: Int32
         public var platformCode: String?
+        /// wheelchair_boarding as the feed gives it: 0 (or empty) no information (a child
+        /// stop inherits its parent's), 1 accessible, 2 not accessible.
+        public var wheelchairBoarding: UInt8
         public init(feed: Int32, stopId: String, name: String, latitude: Double?, longitude: Double?,
-                    locationType: Int8, parent: Int32, platformCode: String?) {
+                    locationType: Int8, parent: Int32, platformCode: String?, wheelchairBoarding: UInt8 = 0) {
             self.feed = feed; self.stopId = stopId; self.name = name; self.latitude = latitude
             self.longitude = longitude; self.locationType = locationType; self.parent = parent
-            self.platformCode = platformCode
+            self.platformCode = platformCode; self.wheelchairBoarding = wheelchairBoarding
         }
     }
 
@@ -89,9 +92,15 @@ public struct FeedSnapshot: Sendable {
         public var service: Int32
         public var headsign: String?
         public var shapeId: String?
-        public init(feed: Int32, tripId: String, route: Int32, service: Int32, headsign: String?, shapeId: String?) {
+        /// Index in `shapeIds` of the trip's shape, or -1 (no shape_id, or no such shape).
+        public var shape: Int32
+        /// wheelchair_accessible: 0 (or empty) no information, 1 accessible, 2 not.
+        public var wheelchairAccessible: UInt8
+        public init(feed: Int32, tripId: String, route: Int32, service: Int32, headsign: String?, shapeId: String?,
+                    shape: Int32 = -1, wheelchairAccessible: UInt8 = 0) {
             self.feed = feed; self.tripId = tripId; self.route = route; self.service = service
-            self.headsign = headsign; self.shapeId = shapeId
+            self.headsign = headsign; self.shapeId = shapeId; self.shape = shape
+            self.wheelchairAccessible = wheelchairAccessible
         }
     }
 
@@ -144,10 +153,24 @@ public struct FeedSnapshot: Sendable {
     public var frequencies: [Frequency] = []
     public var transfers: [Transfer] = []
 
+    // Shapes (shapes.txt), by shape index: points shapePointOffsets[i] ..< shapePointOffsets[i + 1]
+    // (count + 1 entries), ordered by shape_pt_sequence.
+    public var shapeIds: [String] = []
+    /// Feed index of each shape.
+    public var shapeFeed: [Int32] = []
+    public var shapePointOffsets: [Int32] = [0]
+    public var shapeLatitude: [Double] = []
+    public var shapeLongitude: [Double] = []
+    // Shape point -> shape_dist_traveled, or NaN.
+    public var shapeDistance: [Double] = []
+
     public init() {}
 
     public var stopTimeCount: Int { stopTimeStop.count }
 
     /// The stop times of trip `t` as a range of stop time indexes.
     public func stopTimes(ofTrip t: Int) -> Range<Int> { Int(tripStopTimes[t])..<Int(tripStopTimes[t + 1]) }
+
+    /// The points of shape `s` as a range of shape point indexes.
+    public func shapePoints(_ s: Int) -> Range<Int> { Int(shapePointOffsets[s])..<Int(shapePointOffsets[s + 1]) }
 }

@@ -16,25 +16,27 @@ import TransitModel
 /// - stop times: grouped by trip (trip order), by `stop_sequence` within a trip;
 /// - frequencies: by trip, then `start_time`;
 /// - transfers: by `line_number` (only rows with both stops and no route or trip ids, as
-///   `SnapshotSink` keeps them).
+///   `SnapshotSink` keeps them);
+/// - shapes: by shape_id, byte order (as `SnapshotSink` orders them too), points by
+///   `shape_pt_sequence`.
 ///
 /// Every table is read with one `COPY (SELECT …) TO STDOUT` (text) per feed, parsed from
 /// the raw bytes (ids interned with `IdTable`, numbers parsed in place), in one read-only
 /// REPEATABLE READ transaction, so an import committing meanwhile is either wholly seen or
-/// not at all. stop_times, nearly all the bytes, is read without `ORDER BY` (a server-side
-/// sort of millions of rows costs more than the whole load) and grouped by trip here with
-/// a counting sort; with several feeds, other connections in the same snapshot
-/// (`pg_export_snapshot`) read and parse whole feeds' stop_times side by side (see
-/// `connections`): the server's text output is the slowest part.
+/// not at all. stop_times and shapes, nearly all the bytes, are read without `ORDER BY` (a
+/// server-side sort of millions of rows costs more than the whole load) and grouped here
+/// with a counting sort (by trip, by shape); with several feeds, other connections in the
+/// same snapshot (`pg_export_snapshot`) read and parse whole feeds' shapes and stop_times
+/// side by side (see `connections`): the server's text output is the slowest part.
 public struct SnapshotLoader {
     private let db: PGConnection
 
-    /// How many connections read stop_times side by side, `db` included: each other one
-    /// is opened with `db`'s parameters, reads whole feeds' stop_times in the same
-    /// database snapshot (`pg_export_snapshot`) and parses them on a thread of its own.
-    /// 1 reads everything on `db`. Default: the processor count, at most 4. Only loads of
-    /// several feeds use more than one; when another connection cannot be opened, fewer
-    /// are used.
+    /// How many connections read shapes and stop_times side by side, `db` included: each
+    /// other one is opened with `db`'s parameters, reads whole feeds' shapes and
+    /// stop_times in the same database snapshot (`pg_export_snapshot`) and parses them on
+    /// a thread of its own. 1 reads everything on `db`. Default: the processor count, at
+    /// most 4. Only loads of several feeds use more than one; when another connection
+    /// cannot be opened, fewer are used.
     public var connections: Int
 
     public init(db: PGConnection) {
@@ -72,10 +74,12 @@ public struct SnapshotLoader {
             return snapshot
         }
         let rows = try db.query("""
-            SELECT feed_id, coalesce((row_counts->>'stop_times')::bigint, 0) FROM gtfs.feeds ORDER BY feed_id COLLATE "C"
+            SELECT feed_id, coalesce((row_counts->>'stop_times')::bigint, 0), coalesce((row_counts->>'shapes')::bigint, 0)
+            FROM gtfs.feeds ORDER BY feed_id COLLATE "C"
             """)
         let loaded = rows.map { $0[0]! }
         let stopTimeCounts = Dictionary(uniqueKeysWithValues: rows.map { ($0[0]!, Int($0[1] ?? "0") ?? 0) })
+        let shapePointCounts = Dictionary(uniqueKeysWithValues: rows.map { ($0[0]!, Int($0[2] ?? "0") ?? 0) })
         let feedIds: [String]
         if let requested {
             var seen = Set<String>()
@@ -99,8 +103,12 @@ public struct SnapshotLoader {
         snapshot.stopTimePickup.reserveCapacity(total)
         snapshot.stopTimeDropOff.reserveCapacity(total)
         snapshot.stopTimeShapeDistance.reserveCapacity(total)
+        let points = feedIds.reduce(0) { $0 + (shapePointCounts[$1] ?? 0) }
+        snapshot.shapeLatitude.reserveCapacity(points)
+        snapshot.shapeLongitude.reserveCapacity(points)
+        snapshot.shapeDistance.reserveCapacity(points)
 
-        // Other connections for stop_times, in this transaction's snapshot.
+        // Other connections for stop_times and shapes, in this transaction's snapshot.
         let queue = StopTimeQueue(count: feedIds.count)
         let wanted = min(max(1, connections), feedIds.count) - 1
         if wanted > 0 {
@@ -112,8 +120,8 @@ public struct SnapshotLoader {
         }
         defer { queue.cancelAndWaitForHelpers() }
 
-        // Small tables feed by feed on this connection; each feed's stop_times becomes a job
-        // as soon as its trips are known. Then this thread takes jobs too.
+        // Small tables feed by feed on this connection; each feed's shapes and stop_times
+        // become a job as soon as its trips are known. Then this thread takes jobs too.
         var scratch = StopTimeScratch()
         var appended = 0
         func appendReady(wait: Bool) throws {
@@ -124,17 +132,17 @@ public struct SnapshotLoader {
         }
         for feedId in feedIds {
             let job = try FeedReader(db: db, feedId: feedId, feed: Int32(snapshot.feedIds.count))
-                .read(into: &snapshot, stopTimeHint: stopTimeCounts[feedId] ?? 0)
+                .read(into: &snapshot, stopTimeHint: stopTimeCounts[feedId] ?? 0, shapeHint: shapePointCounts[feedId] ?? 0)
             if queue.hasHelpers {
                 queue.add(job)
             } else {
-                queue.finish(job.index, try readStopTimes(db, job, scratch: &scratch))
+                queue.finish(job.index, try readFeedJob(db, job, scratch: &scratch))
                 try appendReady(wait: false)
             }
         }
         queue.closeAdding()
         while let job = try queue.take() {
-            queue.finish(job.index, try readStopTimes(db, job, scratch: &scratch))
+            queue.finish(job.index, try readFeedJob(db, job, scratch: &scratch))
             try appendReady(wait: false)
         }
         try appendReady(wait: true)
@@ -148,7 +156,7 @@ private final class OwnedConnection: @unchecked Sendable {
     init(_ db: PGConnection) { self.db = db }
 }
 
-/// What a stop_times reader needs to know about one feed.
+/// What a stop_times and shapes reader needs to know about one feed.
 private struct StopTimeJob: Sendable {
     /// The feed's index in the snapshot.
     let index: Int
@@ -158,18 +166,33 @@ private struct StopTimeJob: Sendable {
     let stops: IdTable
     /// Index in the snapshot of the feed's first stop.
     let stopBase: Int32
+    /// Index in the snapshot of the feed's first trip, and each trip's shape_id.
+    let tripBase: Int32
+    let tripShapeIds: [String?]
     /// Rows expected (gtfs.feeds.row_counts), to size the arrays.
     let hint: Int
+    let shapeHint: Int
 }
 
-/// One feed's stop times, grouped by trip and in stop_sequence order within a trip.
+/// One feed's stop times, grouped by trip and in stop_sequence order within a trip, and
+/// its shapes.
 private struct StopTimesPart: Sendable {
     /// Trip (within the feed) -> first stop time (within the feed); trips + 1 entries.
     var offsets: [Int32] = [0]
     var stop: [Int32] = [], arrival: [Int32] = [], departure: [Int32] = []
     var pickup: [UInt8] = [], dropOff: [UInt8] = [], distance: [Double] = []
+    var feed: Int32 = 0
+    var shapes = ShapeCollector.Result()
+    /// Index in the snapshot of the feed's first trip; trip (within the feed) -> shape
+    /// (within the feed) or -1.
+    var tripBase: Int32 = 0
+    var tripShape: [Int32] = []
 
     func append(to s: inout FeedSnapshot) {
+        let shapeBase = Int32(s.shapeIds.count)
+        shapes.append(to: &s, feed: feed)
+        for (i, shape) in tripShape.enumerated() where shape >= 0 { s.trips[Int(tripBase) + i].shape = shapeBase + shape }
+
         let base = Int32(s.stopTimeStop.count)
         s.tripStopTimes.reserveCapacity(s.tripStopTimes.count + offsets.count - 1)
         for o in offsets.dropFirst() { s.tripStopTimes.append(base + o) }
@@ -219,7 +242,7 @@ private final class StopTimeQueue: @unchecked Sendable {
             do {
                 var scratch = StopTimeScratch()
                 while let job = try take() {
-                    finish(job.index, try readStopTimes(db, job, scratch: &scratch))
+                    finish(job.index, try readFeedJob(db, job, scratch: &scratch))
                 }
                 try db.execute("COMMIT")
             } catch {
@@ -320,6 +343,39 @@ private struct StopTimeScratch {
         arrival.reserveCapacity(capacity); departure.reserveCapacity(capacity); pickup.reserveCapacity(capacity)
         dropOff.reserveCapacity(capacity); distance.reserveCapacity(capacity)
     }
+}
+
+/// Reads one feed's shapes, then its stop times.
+private func readFeedJob(_ db: PGConnection, _ job: StopTimeJob, scratch: inout StopTimeScratch) throws -> StopTimesPart {
+    let shapes = try readShapes(db, job)
+    var part = try readStopTimes(db, job, scratch: &scratch)
+    part.feed = Int32(job.index)
+    part.tripBase = job.tripBase
+    part.tripShape = job.tripShapeIds.map { id in id.flatMap { shapes.index(of: $0) } ?? -1 }
+    part.shapes = shapes
+    return part
+}
+
+/// Reads one feed's shapes in the server's order (no ORDER BY, as stop_times) and groups
+/// them with `ShapeCollector`, as `SnapshotSink` does.
+private func readShapes(_ db: PGConnection, _ job: StopTimeJob) throws -> ShapeCollector.Result {
+    func bad(_ what: String) -> StoreError { StoreError(.queryFailed, "feed \"\(job.feedId)\": shapes \(what)") }
+    var shapes = ShapeCollector(capacity: job.shapeHint)
+    try db.copyOut("""
+        COPY (SELECT shape_id, shape_pt_sequence, shape_pt_lat, shape_pt_lon, shape_dist_traveled
+              FROM gtfs.shapes WHERE feed_id = \(db.literal(job.feedId))) TO STDOUT
+        """) { bytes in
+        var r = CopyRow(bytes)
+        let id = r.next(), sequence = r.next(), lat = r.next(), lon = r.next(), distance = r.next()
+        guard let seq = sequence.int(), let la = lat.double(), let lo = lon.double() else {
+            throw bad("has a row with an empty shape_pt_sequence, shape_pt_lat or shape_pt_lon")
+        }
+        let dist = distance.double() ?? .nan
+        guard id.withBytes({ shapes.add($0, sequence: Int32(truncatingIfNeeded: seq), latitude: la, longitude: lo, distance: dist) }) != nil else {
+            throw bad("has an empty shape_id")
+        }
+    }
+    return shapes.finish()
 }
 
 /// Reads one feed's stop_times in the server's order (no ORDER BY: a server-side sort of
@@ -434,7 +490,7 @@ private struct FeedReader {
     }
 
     /// Appends everything but the stop times; returns the job that reads those.
-    func read(into s: inout FeedSnapshot, stopTimeHint: Int) throws -> StopTimeJob {
+    func read(into s: inout FeedSnapshot, stopTimeHint: Int, shapeHint: Int) throws -> StopTimeJob {
         let lit = db.literal(feedId)
         let agencyBase = Int32(s.agencies.count), stopBase = Int32(s.stops.count)
         let routeBase = Int32(s.routes.count), serviceBase = Int32(s.services.count)
@@ -454,18 +510,19 @@ private struct FeedReader {
         var stops = IdTable(capacity: 4096)
         var parents: [(stop: Int, parent: String)] = []
         try copy("""
-            SELECT stop_id, stop_name, stop_lat, stop_lon, location_type, parent_station, platform_code
+            SELECT stop_id, stop_name, stop_lat, stop_lon, location_type, parent_station, platform_code, wheelchair_boarding
             FROM gtfs.stops WHERE feed_id = \(lit) ORDER BY stop_id
             """) { r in
             let id = r.next(), name = r.next(), lat = r.next(), lon = r.next()
-            let type = r.next(), parent = r.next(), platform = r.next()
+            let type = r.next(), parent = r.next(), platform = r.next(), wheelchair = r.next()
             guard let stopId = id.string(), id.withBytes({ stops.insert($0).inserted }) == true else {
                 throw bad("stops", "has an empty or repeated stop_id")
             }
             if let p = parent.string() { parents.append((s.stops.count, p)) }
             s.stops.append(.init(feed: feed, stopId: stopId, name: name.string() ?? "",
                                  latitude: lat.double(), longitude: lon.double(), locationType: Int8(type.int() ?? 0),
-                                 parent: -1, platformCode: platform.string()))
+                                 parent: -1, platformCode: platform.string(),
+                                 wheelchairBoarding: UInt8(truncatingIfNeeded: wheelchair.int() ?? 0)))
         }
         for (stop, parent) in parents {
             if let p = stops.find(parent) { s.stops[stop].parent = stopBase + p }
@@ -527,19 +584,20 @@ private struct FeedReader {
         // Trips.
         var trips = IdTable(capacity: 16_384)
         try copy("""
-            SELECT trip_id, route_id, service_id, trip_headsign, shape_id
+            SELECT trip_id, route_id, service_id, trip_headsign, shape_id, wheelchair_accessible
             FROM gtfs.trips WHERE feed_id = \(lit) ORDER BY trip_id
             """) { r in
             let id = r.next(), route = r.next(), service = r.next(), headsign = r.next(), shape = r.next()
+            let wheelchair = r.next()
             guard let tripId = id.string(), id.withBytes({ trips.insert($0).inserted }) == true else {
                 throw bad("trips", "has an empty or repeated trip_id")
             }
             guard let rt = route.withBytes({ routes.find($0) }) ?? nil else { throw bad("trips", "names an unknown route") }
             guard let sv = service.withBytes({ services.find($0) }) ?? nil else { throw bad("trips", "names an unknown service") }
             s.trips.append(.init(feed: feed, tripId: tripId, route: routeBase + rt, service: serviceBase + sv,
-                                 headsign: headsign.string(), shapeId: shape.string()))
+                                 headsign: headsign.string(), shapeId: shape.string(), shape: -1,
+                                 wheelchairAccessible: UInt8(truncatingIfNeeded: wheelchair.int() ?? 0)))
         }
-
 
         // Frequencies.
         try copy("""
@@ -567,7 +625,10 @@ private struct FeedReader {
             s.transfers.append(.init(fromStop: stopBase + f, toStop: stopBase + t, type: Int8(type.int() ?? 0),
                                      minTransferTime: minTime.int().map(Int32.init), line: Int32(line.int() ?? 0)))
         }
-        return StopTimeJob(index: Int(feed), feedId: feedId, trips: trips, stops: stops, stopBase: stopBase, hint: stopTimeHint)
+        // Trips' shapes are resolved once the feed's shapes are read (with its stop times).
+        return StopTimeJob(index: Int(feed), feedId: feedId, trips: trips, stops: stops, stopBase: stopBase,
+                           tripBase: tripBase, tripShapeIds: s.trips[Int(tripBase)...].map(\.shapeId),
+                           hint: stopTimeHint, shapeHint: shapeHint)
     }
 }
 

@@ -309,3 +309,68 @@ public enum CSVLine {
         return out
     }
 }
+
+extension FeedFixtures {
+    /// A tiny feed (in a new temporary folder; the caller removes it) for shapes and
+    /// wheelchair fields:
+    ///
+    /// - shapes.txt: shapes `B`, `A`, `a` (first seen in that order; byte order `A`, `B`,
+    ///   `a`), their rows interleaved and out of shape_pt_sequence order: `A` 1, 3, 2 with
+    ///   shape_dist_traveled 0, 250.5, empty (by sequence: 0, NaN, 250.5; latitudes 52.00,
+    ///   52.01, 52.02); `B` 30, 10, 20 without distances (by sequence: latitudes 52.11,
+    ///   52.12, 52.13); `a` one point (52.5, 21.5, 7);
+    /// - trips: `T1` shape `B`, wheelchair_accessible 1; `T2` shape `nope` (no such shape:
+    ///   an UNKNOWN_SHAPE warning, stored anyway), 2; `T3` no shape, empty; `T4` shape `A`, 0;
+    /// - stops: station `P` wheelchair_boarding 1; its children `C1` (empty) and `C2` (2);
+    ///   `S3` (0).
+    public static func makeShapesFeed() throws -> FeedFolder {
+        let folder = FeedFolder(url: try makeTemporaryDirectory(prefix: "shapes-feed"))
+        try folder.write("agency.txt", Data("agency_name,agency_url,agency_timezone\nA,http://a,UTC\n".utf8))
+        try folder.write("stops.txt", Data("""
+            stop_id,stop_name,stop_lat,stop_lon,location_type,parent_station,wheelchair_boarding
+            P,Station,52.0,21.0,1,,1
+            C1,Platform 1,52.0001,21.0001,0,P,
+            C2,Platform 2,52.0002,21.0002,0,P,2
+            S3,Street,52.01,21.01,0,,0
+
+            """.utf8))
+        try folder.write("routes.txt", Data("route_id,route_short_name,route_type\nR,1,3\n".utf8))
+        try folder.write("calendar.txt", Data("""
+            service_id,monday,tuesday,wednesday,thursday,friday,saturday,sunday,start_date,end_date
+            WK,1,1,1,1,1,0,0,20240101,20241231
+
+            """.utf8))
+        try folder.write("shapes.txt", Data("""
+            shape_id,shape_pt_lat,shape_pt_lon,shape_pt_sequence,shape_dist_traveled
+            B,52.13,21.13,30,
+            A,52.00,21.00,1,0
+            B,52.11,21.11,10,
+            a,52.5,21.5,7,
+            A,52.02,21.02,3,250.5
+            B,52.12,21.12,20,
+            A,52.01,21.01,2,
+
+            """.utf8))
+        try folder.write("trips.txt", Data("""
+            route_id,service_id,trip_id,shape_id,wheelchair_accessible
+            R,WK,T1,B,1
+            R,WK,T2,nope,2
+            R,WK,T3,,
+            R,WK,T4,A,0
+
+            """.utf8))
+        try folder.write("stop_times.txt", Data("""
+            trip_id,arrival_time,departure_time,stop_id,stop_sequence
+            T1,8:00:00,8:00:00,C1,1
+            T1,8:10:00,8:10:00,S3,2
+            T2,9:00:00,9:00:00,C2,1
+            T2,9:10:00,9:10:00,S3,2
+            T3,10:00:00,10:00:00,S3,1
+            T3,10:10:00,10:10:00,C1,2
+            T4,11:00:00,11:00:00,S3,1
+            T4,11:10:00,11:10:00,C2,2
+
+            """.utf8))
+        return folder
+    }
+}

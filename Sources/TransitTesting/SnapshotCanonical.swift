@@ -10,7 +10,9 @@ import TransitModel
 /// remapped; stop times follow their trip (their order within a trip is kept: both
 /// builders sort it by `stop_sequence`); a service's added and removed dates ascending;
 /// frequencies by (trip, start, end, headway); transfers by (feed, line, from, to, type,
-/// minimum time). `differences(_:_:)` compares two canonical forms field by field.
+/// minimum time); shapes by (feed, shape id), their points following them (order within a
+/// shape kept: both builders sort it by `shape_pt_sequence`), trips' `shape` remapped.
+/// `differences(_:_:)` compares two canonical forms field by field.
 ///
 ///     let diffs = SnapshotCanonical.differences(fromDatabase, fromZip)
 ///     #expect(diffs.isEmpty, "\(diffs.joined(separator: "\n"))")
@@ -42,8 +44,12 @@ public enum SnapshotCanonical {
         let tripOrder = sortedIndexes(s.trips.count) {
             keyLess(s.trips[$0].feed, s.trips[$0].tripId, s.trips[$1].feed, s.trips[$1].tripId)
         }
+        let shapeCount = min(s.shapeIds.count, s.shapeFeed.count)
+        let shapeOrder = sortedIndexes(shapeCount) {
+            keyLess(s.shapeFeed[$0], s.shapeIds[$0], s.shapeFeed[$1], s.shapeIds[$1])
+        }
         let agencyMap = inverse(agencyOrder), stopMap = inverse(stopOrder), routeMap = inverse(routeOrder)
-        let serviceMap = inverse(serviceOrder), tripMap = inverse(tripOrder)
+        let serviceMap = inverse(serviceOrder), tripMap = inverse(tripOrder), shapeMap = inverse(shapeOrder)
         func remap(_ map: [Int32], _ i: Int32) -> Int32 { i >= 0 && Int(i) < map.count ? map[Int(i)] : i }
 
         out.agencies = agencyOrder.map { var a = s.agencies[$0]; a.feed = feed(a.feed); return a }
@@ -59,7 +65,25 @@ public enum SnapshotCanonical {
         out.trips = tripOrder.map {
             var t = s.trips[$0]
             t.feed = feed(t.feed); t.route = remap(routeMap, t.route); t.service = remap(serviceMap, t.service)
+            t.shape = remap(shapeMap, t.shape)
             return t
+        }
+
+        out.shapeIds = shapeOrder.map { s.shapeIds[$0] }
+        out.shapeFeed = shapeOrder.map { feed(s.shapeFeed[$0]) }
+        out.shapePointOffsets = [0]
+        out.shapePointOffsets.reserveCapacity(shapeCount + 1)
+        for old in shapeOrder {
+            let range = s.shapePointOffsets.count > old + 1 ? s.shapePoints(old) : 0..<0
+            // Arrays shorter than the offsets say (a builder's bug, reported by
+            // `differences`) read as NaN rather than trap.
+            func value(_ a: [Double], _ i: Int) -> Double { i < a.count ? a[i] : .nan }
+            for i in range {
+                out.shapeLatitude.append(value(s.shapeLatitude, i))
+                out.shapeLongitude.append(value(s.shapeLongitude, i))
+                out.shapeDistance.append(value(s.shapeDistance, i))
+            }
+            out.shapePointOffsets.append(Int32(out.shapeLatitude.count))
         }
 
         out.tripStopTimes = [0]
@@ -123,6 +147,7 @@ public enum SnapshotCanonical {
             report.check("\(at) locationType", p.locationType, q.locationType)
             report.check("\(at) parent", p.parent, q.parent)
             report.text("\(at) platformCode", p.platformCode, q.platformCode)
+            report.check("\(at) wheelchairBoarding", p.wheelchairBoarding, q.wheelchairBoarding)
         }
 
         report.count("routes", x.routes.count, y.routes.count)
@@ -159,6 +184,9 @@ public enum SnapshotCanonical {
             report.check("\(at) service", p.service, q.service)
             report.text("\(at) headsign", p.headsign, q.headsign)
             report.text("\(at) shapeId", p.shapeId, q.shapeId)
+            report.check("\(at) shape", p.shape, q.shape)
+            report.text("\(at) shape's id", shapeId(x, p.shape), shapeId(y, q.shape))
+            report.check("\(at) wheelchairAccessible", p.wheelchairAccessible, q.wheelchairAccessible)
         }
 
         report.check("tripStopTimes", x.tripStopTimes.count, y.tripStopTimes.count)
@@ -189,7 +217,41 @@ public enum SnapshotCanonical {
         for i in 0..<min(x.transfers.count, y.transfers.count) {
             report.check("transfer \(i)", x.transfers[i], y.transfers[i])
         }
+
+        // The shape arrays of each snapshot as given, before canonical order hides a gap.
+        for (name, s) in [("first", a), ("second", b)] {
+            let points = Int(s.shapePointOffsets.last ?? 0)
+            if s.shapeFeed.count != s.shapeIds.count || s.shapePointOffsets.count != s.shapeIds.count + 1
+                || s.shapePointOffsets.first != 0 || s.shapeLatitude.count != points
+                || s.shapeLongitude.count != points || s.shapeDistance.count != points {
+                report.add("\(name) snapshot: shape arrays do not agree: \(s.shapeIds.count) ids, \(s.shapeFeed.count) feeds, "
+                           + "\(s.shapePointOffsets.count) offsets up to \(points), \(s.shapeLatitude.count) latitudes, "
+                           + "\(s.shapeLongitude.count) longitudes, \(s.shapeDistance.count) distances")
+            }
+        }
+        report.count("shapes", x.shapeIds.count, y.shapeIds.count)
+        report.count("shape points", x.shapeLatitude.count, y.shapeLatitude.count)
+        for i in 0..<min(x.shapeIds.count, y.shapeIds.count) {
+            report.text("shape \(i) id", x.shapeIds[i], y.shapeIds[i])
+            report.check("shape \(i) (\(x.shapeIds[i])) feed", x.shapeFeed[i], y.shapeFeed[i])
+            let p = x.shapePoints(i), q = y.shapePoints(i)
+            guard p.count == q.count else {
+                report.add("shape \(i) (\(x.shapeIds[i])): \(p.count) points against \(q.count)")
+                continue
+            }
+            for (j, k) in zip(p, q) {
+                let at = { "point \(j - p.lowerBound) of shape \(i) (\(x.shapeIds[i]))" }
+                report.double("\(at()) latitude", x.shapeLatitude[j], y.shapeLatitude[k])
+                report.double("\(at()) longitude", x.shapeLongitude[j], y.shapeLongitude[k])
+                report.double("\(at()) distance", x.shapeDistance[j], y.shapeDistance[k])
+            }
+        }
         return report.lines + (report.dropped > 0 ? ["… and \(report.dropped) more differences"] : [])
+    }
+
+    /// The id of shape `i` of `s`, nil for -1 (or an index out of range).
+    private static func shapeId(_ s: FeedSnapshot, _ i: Int32) -> String? {
+        i >= 0 && Int(i) < s.shapeIds.count ? s.shapeIds[Int(i)] : nil
     }
 
     /// The reference snapshot of feeds read from their files (zip or folder) with

@@ -18,7 +18,7 @@ import TransitTesting
         ("caltrain.zip", (2009, 3, 3)),
     ]
 
-    @Test("steps and map agree, leg by leg", arguments: feeds.map(\.0))
+    @Test("steps and map agree, leg by leg; alternatives are ordered, distinct and labelled", arguments: feeds.map(\.0))
     func stepsAndMapAgree(_ file: String) throws {
         let date = Self.feeds.first { $0.0 == file }!.1
         let (snapshot, _) = try SnapshotSink.load(path: ReferenceComparisonTests.feedPath(file), feedId: String(file.dropLast(4)))
@@ -26,7 +26,7 @@ import TransitTesting
         let tt = planner.timetable
         let stops = (0..<tt.stopCount).filter { tt.stopBoardable[$0] && tt.stopRouteOffsets[$0 + 1] > tt.stopRouteOffsets[$0] }
         var rng = SeededRandom(seed: 4242)
-        var checked = 0
+        var checked = 0, rideLegs = 0, shapedLegs = 0
         for q in 0..<60 {
             func place() -> Place {
                 let s = stops[Int.random(in: 0..<stops.count, using: &rng)]
@@ -36,18 +36,84 @@ import TransitTesting
                                                         meters: Double.random(in: 0..<700, using: &rng)))
             }
             let seconds = Int.random(in: 6 * 3600..<22 * 3600, using: &rng)
+            let n = [1, 3, 5, 8][q % 4]
             let query = PlanQuery(from: place(), to: place(),
                                   time: .local(year: date.0, month: date.1, day: date.2, hour: seconds / 3600,
                                                minute: seconds / 60 % 60, second: 0),
-                                  arriveBy: q % 3 == 2, window: q % 3 == 1 ? 1800 : nil)
-            guard let result = try? planner.plan(query) else { continue }
-            for journey in result.journeys {
-                let it = planner.itinerary(journey, in: result)
-                try check(it, journey, result)
+                                  arriveBy: q % 3 == 2, window: [nil, 1800, 0][q % 3])
+            guard let answer = try? planner.answer(query, numItineraries: n) else { continue }
+            try checkAlternatives(answer, n)
+            for option in answer.options {
+                try check(option.itinerary, option.journey, answer.result)
+                for leg in option.itinerary.legs where leg.ride != nil {
+                    rideLegs += 1
+                    if leg.ride?.shapeId != nil { shapedLegs += 1; try checkShaped(leg) }
+                }
                 checked += 1
             }
         }
         #expect(checked >= 40, "only \(checked) itineraries were checked")
+        // Every one of these feeds has shapes.txt: nearly every ride follows its shape.
+        #expect(shapedLegs * 10 >= rideLegs * 9, "\(shapedLegs) of \(rideLegs) rides follow a shape")
+        print("\(file): \(checked) itineraries, \(rideLegs) rides, \(shapedLegs) drawn from shapes")
+    }
+
+    /// Ordered by departure, no two alike, each labelled, at most as many as asked, the
+    /// model's first among them and marked; rides only where faster than the walk.
+    func checkAlternatives(_ a: PlanAnswer, _ n: Int) throws {
+        let o = a.options
+        try #require(!o.isEmpty && o.count <= n)
+        let keys = o.map { [$0.journey.departure, $0.journey.arrival, Int64($0.journey.rides)] }
+        #expect(keys == keys.sorted { $0.lexicographicallyPrecedes($1) }, "not ordered by departure")
+        #expect(Set(keys).count == keys.count, "duplicates")
+        #expect(o.allSatisfy { !$0.labels.isEmpty })
+        let first = try #require(a.result.journeys.first)
+        let rec = o[a.recommended].journey
+        #expect(rec.departure == first.departure && rec.arrival == first.arrival && rec.rides == first.rides)
+        #expect(o[a.recommended].labels.contains(a.arriveBy ? "latest-departure" : "earliest-arrival"))
+        #expect(o.filter { $0.labels.contains("fastest") }.count == 1)
+        if let walk = o.first(where: { $0.journey.rides == 0 }) {
+            #expect(walk.labels.contains("walk-only"))
+            for t in o where t.journey.rides > 0 {
+                #expect(t.itinerary.summary.durationSeconds < walk.itinerary.summary.durationSeconds, "a ride slower than walking")
+            }
+        }
+        for option in o where !option.inModelAnswer {
+            if a.arriveBy { #expect(option.journey.arrival <= a.result.time && option.journey.arrival >= a.result.time - Int64(a.window)) }
+            else { #expect(option.journey.departure >= a.result.time && option.journey.departure <= a.result.time + Int64(a.window)) }
+        }
+    }
+
+    /// A ride drawn from its shape passes every stop it serves (within 150 m) and is not
+    /// much longer than the line through its stops (a stop placed on the wrong pass of a
+    /// looping shape would send it round the loop).
+    func checkShaped(_ leg: ItineraryLeg) throws {
+        let g = leg.geometry
+        for stop in leg.ride!.intermediateStops {
+            let d = Self.distance(stop.place.coordinate, toLine: g)
+            #expect(d <= 150, "\(leg.ride!.tripId): \(stop.place.name) is \(Int(d)) m from the ride's line")
+        }
+        var straight = 0.0, previous = leg.from.coordinate
+        for c in leg.ride!.intermediateStops.map(\.place.coordinate) + [leg.to.coordinate] {
+            straight += Geodesic.distance(previous, c); previous = c
+        }
+        #expect(leg.distanceMeters >= straight * 0.95 - 20 && leg.distanceMeters <= straight * 2 + 500,
+                "\(leg.ride!.tripId): \(Int(leg.distanceMeters)) m along the shape, \(Int(straight)) m through the stops")
+    }
+
+    /// Meters from a point to a polyline (a local plane; fine within a city).
+    static func distance(_ p: Coordinate, toLine line: [Coordinate]) -> Double {
+        let k = 111_195.0, kx = cos(p.latitude * Double.pi / 180) * k
+        func xy(_ c: Coordinate) -> (Double, Double) { ((c.longitude - p.longitude) * kx, (c.latitude - p.latitude) * k) }
+        var best = Double.infinity
+        for (a, b) in zip(line, line.dropFirst()) {
+            let (ax, ay) = xy(a), (bx, by) = xy(b)
+            let dx = bx - ax, dy = by - ay, len2 = dx * dx + dy * dy
+            let t = len2 > 0 ? min(1, max(0, -(ax * dx + ay * dy) / len2)) : 0
+            let ex = ax + t * dx, ey = ay + t * dy
+            best = min(best, (ex * ex + ey * ey).squareRoot())
+        }
+        return best
     }
 
     func check(_ it: Itinerary, _ journey: Journey, _ result: PlanResult) throws {
@@ -103,5 +169,100 @@ import TransitTesting
         #expect(LegMode(routeType: 109) == .rail)
         #expect(LegMode(routeType: 1400) == .funicular)
         #expect(LegMode(routeType: 0) == .tram && LegMode(routeType: 1) == .subway && LegMode(routeType: 3) == .bus)
+    }
+}
+
+/// Short trips and places far from any stop, on BART.
+@Suite struct NearbyPlacesTests {
+    static let planner: JourneyPlanner = {
+        let (snapshot, _) = try! SnapshotSink.load(path: ReferenceComparisonTests.feedPath("bart-2018.zip"), feedId: "bart")
+        return JourneyPlanner(timetable: try! TimetableBuilder.build(snapshot))
+    }()
+    static let at = QueryTime.local(year: 2018, month: 6, day: 5, hour: 17, minute: 10, second: 0)
+
+    @Test("a few hundred meters apart: the walk, and transit only where it is faster")
+    func aFewHundredMetersApart() throws {
+        // Powell St. to Civic Center: 750 m apart (980 m on foot), trains every few minutes.
+        let answer = try Self.planner.answer(PlanQuery(from: .stop(feed: nil, id: "POWL"), to: .stop(feed: nil, id: "CIVC"), time: Self.at))
+        let walk = try #require(answer.options.first { $0.journey.rides == 0 })
+        #expect(walk.labels.contains("walk-only"))
+        #expect(walk.itinerary.legs.count == 1 && walk.itinerary.legs[0].mode == .walk)
+        let rides = answer.options.filter { $0.journey.rides > 0 }
+        #expect(!rides.isEmpty, "the train is faster than the 13 min walk")
+        for r in rides { #expect(r.itinerary.summary.durationSeconds < walk.itinerary.summary.durationSeconds) }
+        #expect(answer.options[answer.recommended].journey.rides == 1, "the train arrives first")
+
+        // 300 m apart in Oakland, 100 m from 12th St.: walking wins; no slower ride is offered.
+        let a = Coordinate(latitude: 37.8044, longitude: -122.2712)
+        let b = Geodesic.destination(from: a, azimuthDegrees: 45, meters: 300)
+        let short = try Self.planner.answer(PlanQuery(from: .coordinate(a), to: .coordinate(b), time: Self.at))
+        #expect(short.options.map(\.journey.rides) == [0])
+        #expect(short.options[0].itinerary.legs[0].instruction == "Walk 390 m (5 min) to your destination")
+    }
+
+    @Test("far from any stop: NO_STOP_NEARBY, which end and how far")
+    func farFromAnyStop() throws {
+        // 6 km out in the Pacific off Ocean Beach.
+        let sea = Coordinate(latitude: 37.76, longitude: -122.58)
+        let error = #expect(throws: PlanError.self) {
+            try Self.planner.answer(PlanQuery(from: .stop(feed: nil, id: "12TH"), to: .coordinate(sea), time: Self.at))
+        }
+        #expect(error?.code == "NO_STOP_NEARBY")
+        #expect(error?.details["end"] == .text("destination"))
+        guard case .number(let meters)? = error?.details["nearestStopMeters"] else { Issue.record("no distance"); return }
+        #expect(meters > 10_000 && meters < 20_000, "\(meters)")
+        #expect(error?.message.contains("destination") == true && error?.message.contains("\(Int(meters)) m") == true)
+    }
+
+    @Test("same place, no connection, outside the service period: a code and a sentence")
+    func reasons() throws {
+        let same = #expect(throws: PlanError.self) {
+            try Self.planner.answer(PlanQuery(from: .stop(feed: nil, id: "12TH"), to: .stop(feed: nil, id: "12TH"), time: Self.at))
+        }
+        #expect(same?.code == "SAME_PLACE")
+        let late = #expect(throws: PlanError.self) {
+            try Self.planner.answer(PlanQuery(from: .stop(feed: nil, id: "12TH"), to: .stop(feed: nil, id: "SFIA"),
+                                              time: .local(year: 2030, month: 1, day: 8, hour: 8, minute: 0, second: 0)))
+        }
+        #expect(late?.code == "OUTSIDE_SERVICE_PERIOD")
+        #expect(late?.message.contains("2018-05-26") == true && late?.message.contains("2019-07-01") == true)
+        let noBus = #expect(throws: PlanError.self) {
+            try Self.planner.answer(PlanQuery(from: .stop(feed: nil, id: "12TH"), to: .stop(feed: nil, id: "SFIA"), time: Self.at,
+                                              modes: try ModeFilter.parse("BUS")))
+        }
+        #expect(noBus?.code == "NO_CONNECTION")
+        #expect(noBus?.message.contains("using only bus") == true)
+        // A walk-only answer outside the service period says so beside the walk.
+        let walk = try Self.planner.answer(PlanQuery(from: .stop(feed: nil, id: "POWL"), to: .stop(feed: nil, id: "CIVC"),
+                                                     time: .local(year: 2030, month: 1, day: 8, hour: 8, minute: 0, second: 0)))
+        #expect(walk.options.map(\.journey.rides) == [0])
+        #expect(walk.notices.map(\.code) == ["OUTSIDE_SERVICE_PERIOD"])
+        let bad = #expect(throws: PlanError.self) {
+            try Self.planner.answer(PlanQuery(from: .stop(feed: nil, id: "12TH"), to: .stop(feed: nil, id: "SFIA"), time: Self.at),
+                                    numItineraries: 0)
+        }
+        #expect(bad?.code == "BAD_PARAMETER" && bad?.details["parameter"] == .text("numItineraries"))
+    }
+
+    @Test("wheelchair: only accessible stops and trips; unknown counts as not, and the answer says so")
+    func wheelchair() throws {
+        // BART marks every station and trip accessible: same answer, with the notice.
+        let q = PlanQuery(from: .stop(feed: nil, id: "12TH"), to: .stop(feed: nil, id: "SFIA"), time: Self.at, wheelchair: true)
+        let a = try Self.planner.answer(q)
+        #expect(!a.options.isEmpty)
+        #expect(a.notices.first?.code == "WHEELCHAIR")
+        // Caltrain (2009) says nothing about accessibility: nothing may be used, and the
+        // refusal says the nearest accessible stop is unknown.
+        let (snapshot, _) = try SnapshotSink.load(path: ReferenceComparisonTests.feedPath("caltrain.zip"), feedId: "caltrain")
+        let caltrain = JourneyPlanner(timetable: try TimetableBuilder.build(snapshot))
+        let error = #expect(throws: PlanError.self) {
+            try caltrain.answer(PlanQuery(from: .coordinate(Coordinate(latitude: 37.7764, longitude: -122.3943)),
+                                          to: .coordinate(Coordinate(latitude: 37.4434, longitude: -122.1651)),
+                                          time: .local(year: 2009, month: 3, day: 3, hour: 7, minute: 0, second: 0), wheelchair: true))
+        }
+        #expect(error?.code == "NO_STOP_NEARBY")
+        #expect(error?.message.contains("wheelchair-accessible") == true)
+        let unknown = caltrain.accessibilityUnknown()
+        #expect(unknown.stops == unknown.boardableStops && unknown.trips == unknown.allTrips)
     }
 }

@@ -73,6 +73,92 @@ struct SnapshotLoaderTests {
         }
     }
 
+    /// BART gives a shape to every trip, no shape_dist_traveled, and wheelchair_boarding
+    /// and wheelchair_accessible 1 everywhere.
+    @Test("bart-2018: shapes and wheelchair fields, from files and from the database")
+    func bartShapes() throws {
+        let path = try FeedFixtures.bundledFeed("bart-2018")
+        try withImported([(path, "bart")]) { conn in
+            let s = try SnapshotLoader(db: conn).load()
+            let reference = try SnapshotCanonical.reference([(path, "bart")])
+            expectNoDifferences(SnapshotCanonical.differences(s, reference), "bart")
+            // Both in shape_id byte order: the same arrays without canonicalising.
+            #expect(s.shapeIds == reference.shapeIds && s.shapePointOffsets == reference.shapePointOffsets)
+            #expect(s.shapeLatitude == reference.shapeLatitude && s.shapeLongitude == reference.shapeLongitude)
+            #expect(s.shapeIds.count == 12 && s.shapePointOffsets.count == 13 && s.shapeLatitude.count == 25_074)
+            #expect(zip(s.shapeIds, s.shapeIds.dropFirst()).allSatisfy { SnapshotCanonical.byteLess($0, $1) })
+            #expect(s.shapeFeed.allSatisfy { $0 == 0 } && s.shapeDistance.allSatisfy(\.isNaN))
+            #expect(s.shapeLongitude.count == s.shapeLatitude.count && s.shapeDistance.count == s.shapeLatitude.count)
+            // Every trip's shape resolves to its shape_id.
+            #expect(s.trips.allSatisfy { $0.shape >= 0 && s.shapeIds[Int($0.shape)] == $0.shapeId })
+            #expect(s.stops.count == 50 && s.stops.allSatisfy { $0.wheelchairBoarding == 1 })
+            #expect(s.trips.allSatisfy { $0.wheelchairAccessible == 1 })
+            // A shape's points are the table's, by shape_pt_sequence.
+            let shape = Int(s.trips[100].shape)
+            let rows = try conn.query("""
+                SELECT shape_pt_lat, shape_pt_lon FROM gtfs.shapes WHERE feed_id = 'bart' AND shape_id = $1
+                ORDER BY shape_pt_sequence
+                """, [s.shapeIds[shape]])
+            let points = s.shapePoints(shape)
+            #expect(rows.count == points.count && rows.count > 100)
+            #expect(rows.map { Double($0[0]!)! } == Array(s.shapeLatitude[points]))
+            #expect(rows.map { Double($0[1]!)! } == Array(s.shapeLongitude[points]))
+        }
+    }
+
+    /// The hand-made feed of `FeedFixtures.makeShapesFeed()`: imported (an UNKNOWN_SHAPE
+    /// warning, no row error), then the same values from the database as from the files.
+    @Test("Shapes out of sequence order, a trip naming a missing shape, a child stop without wheelchair_boarding")
+    func shapesFeed() throws {
+        let folder = try FeedFixtures.makeShapesFeed()
+        defer { folder.remove() }
+        try withTestDatabase { _, conn in
+            let result = try FeedImporter(db: conn).importFeed(at: folder.path, feedId: "tiny")
+            #expect(result.summary.issues.count(.rowError) == 0)
+            #expect(result.summary.issues.count(code: "UNKNOWN_SHAPE") == 1)
+            #expect(try conn.scalar("SELECT count(*) FROM gtfs.shapes WHERE feed_id = 'tiny'") == "7")
+            #expect(try conn.scalar("SELECT row_counts->>'shapes' FROM gtfs.feeds WHERE feed_id = 'tiny'") == "7")
+            #expect(try conn.scalar("SELECT count(*) FROM gtfs.stops WHERE wheelchair_boarding IS NULL") == "1")
+            #expect(try conn.scalar("SELECT count(*) FROM gtfs.trips WHERE wheelchair_accessible IS NULL") == "1")
+
+            let s = try SnapshotLoader(db: conn).load()
+            let reference = try SnapshotCanonical.reference([(folder.path, "tiny")])
+            expectNoDifferences(SnapshotCanonical.differences(s, reference), "shapes feed")
+            for (what, x) in [("database", s), ("files", reference)] {
+                func trip(_ id: String) -> Int { x.trips.firstIndex { $0.tripId == id }! }
+                func stop(_ id: String) -> Int { x.stops.firstIndex { $0.stopId == id }! }
+                #expect(x.shapeIds == ["A", "B", "a"], "\(what)")
+                #expect(x.shapeFeed == [0, 0, 0] && x.shapePointOffsets == [0, 3, 6, 7], "\(what)")
+                #expect(x.shapeLatitude == [52.00, 52.01, 52.02, 52.11, 52.12, 52.13, 52.5], "\(what)")
+                #expect(x.shapeLongitude == [21.00, 21.01, 21.02, 21.11, 21.12, 21.13, 21.5], "\(what)")
+                #expect(x.shapeDistance.map(\.bitPattern) == [0, Double.nan, 250.5, .nan, .nan, .nan, .nan].map(\.bitPattern),
+                        "\(what)")
+                #expect(["T1", "T2", "T3", "T4"].map { x.trips[trip($0)].shape } == [1, -1, -1, 0], "\(what)")
+                #expect(x.trips[trip("T2")].shapeId == "nope" && x.trips[trip("T3")].shapeId == nil, "\(what)")
+                #expect(["T1", "T2", "T3", "T4"].map { x.trips[trip($0)].wheelchairAccessible } == [1, 2, 0, 0], "\(what)")
+                #expect(["P", "C1", "C2", "S3"].map { x.stops[stop($0)].wheelchairBoarding } == [1, 0, 2, 0], "\(what)")
+                #expect(x.stops[stop("C1")].parent == Int32(stop("P")), "\(what)")
+            }
+
+            // The comparison sees a changed shape point, trip shape and wheelchair value.
+            var changed = s
+            changed.shapeLatitude[4] = changed.shapeLatitude[4].nextUp
+            changed.shapeDistance[1] = 1
+            changed.trips[0].shape = 2
+            changed.trips[1].wheelchairAccessible = 0
+            changed.stops[0].wheelchairBoarding = 1
+            let diffs = SnapshotCanonical.differences(changed, s)
+            #expect(diffs.count == 6, "\(diffs)")  // the trip's shape twice: index and id
+            #expect(diffs.contains { $0.contains("point 1 of shape 1 (B) latitude") && $0.contains("(1 ulp apart)") })
+            #expect(diffs.contains { $0.contains("point 1 of shape 0 (A) distance: 1.0 against nan") })
+            #expect(diffs.contains { $0.contains("shape's id: \"a\" against \"B\"") })
+            #expect(diffs.contains { $0.contains("wheelchairAccessible") } && diffs.contains { $0.contains("wheelchairBoarding") })
+            var broken = s
+            broken.shapeFeed.removeLast()
+            #expect(SnapshotCanonical.differences(broken, s).contains { $0.contains("shape arrays do not agree") })
+        }
+    }
+
     @Test("wmata-rail-2026: parent stations, location types")
     func wmata() throws {
         let path = try FeedFixtures.sharedFeed("wmata-rail-2026")
@@ -81,6 +167,10 @@ struct SnapshotLoaderTests {
             expectNoDifferences(SnapshotCanonical.differences(s, try SnapshotCanonical.reference([(path, "wmata")])), "wmata")
             #expect(s.stops.contains { $0.parent >= 0 })
             #expect(Set(s.stops.map(\.locationType)).count > 2)
+            // Shapes with shape_dist_traveled everywhere; wheelchair_boarding 0, 1 and 2.
+            #expect(s.shapeIds.count == 436 && s.shapeLatitude.count == 173_485 && !s.shapeDistance.contains { $0.isNaN })
+            #expect(Set(s.stops.map(\.wheelchairBoarding)) == [0, 1, 2])
+            #expect(s.trips.allSatisfy { $0.shape >= 0 && s.shapeIds[Int($0.shape)] == $0.shapeId })
             for stop in s.stops where stop.parent >= 0 { #expect(s.stops[Int(stop.parent)].locationType == 1) }
         }
     }
@@ -117,6 +207,25 @@ struct SnapshotLoaderTests {
             let firstStop = Int32(loaded.stops.firstIndex { $0.feed == 1 }!)
             #expect(loaded.stopTimes(ofTrip: first).allSatisfy { loaded.stopTimeStop[$0] >= firstStop })
             #expect(loaded.stopTimeCount == alone.stopTimeCount + trensurbReference.stopTimeCount)
+        }
+    }
+
+    /// Every shared feed in one database against the merge of their zips (shapes of
+    /// feeds whose shapes.txt is not in shape_id order, trips without shapes, shapes no
+    /// trip uses, every wheelchair value). Minutes in a debug build: only with
+    /// TRANSIT_SNAPSHOT_ALL_FEEDS=1.
+    @Test("Every shared feed loads as its zip", .enabled(if: ProcessInfo.processInfo.environment["TRANSIT_SNAPSHOT_ALL_FEEDS"] == "1"))
+    func allSharedFeeds() throws {
+        let dir = try FeedFixtures.sharedDataDirectory().appendingPathComponent("gtfs")
+        let names = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".zip") }.sorted()
+        let feeds = names.map { (path: dir.appendingPathComponent($0).path, feedId: String($0.dropLast(4))) }
+        try withImported(feeds) { conn in
+            let s = try timed("all \(feeds.count) shared feeds") { try SnapshotLoader(db: conn).load() }
+            #expect(s.feedIds == feeds.map(\.feedId))
+            expectNoDifferences(SnapshotCanonical.differences(s, try SnapshotCanonical.reference(feeds)), "all shared feeds")
+            #expect(s.trips.allSatisfy { $0.shape < 0 || (s.shapeIds[Int($0.shape)] == $0.shapeId && s.shapeFeed[Int($0.shape)] == $0.feed) })
+            print("SnapshotLoader: \(s.shapeIds.count) shapes, \(s.shapeLatitude.count) shape points, "
+                  + "\(s.trips.filter { $0.shape < 0 }.count) trips without a shape")
         }
     }
 
@@ -172,6 +281,16 @@ struct SnapshotLoaderTests {
                     && all.stopTimePickup == one1.stopTimePickup && all.stopTimeDropOff == one1.stopTimeDropOff)
             #expect(all.stopTimeShapeDistance.map(\.bitPattern) == one1.stopTimeShapeDistance.map(\.bitPattern))
             #expect(all.frequencies == one1.frequencies && all.transfers == one1.transfers)
+            #expect(all.shapeIds == one1.shapeIds && all.shapeFeed == one1.shapeFeed
+                    && all.shapePointOffsets == one1.shapePointOffsets && all.shapeLatitude == one1.shapeLatitude
+                    && all.shapeLongitude == one1.shapeLongitude)
+            #expect(all.shapeDistance.map(\.bitPattern) == one1.shapeDistance.map(\.bitPattern))
+            // bart's shapes, then caltrain's (google-sample has none); each trip's shape is
+            // one of its own feed's, with its shape_id.
+            #expect(Set(all.shapeFeed) == [0, 1] && all.shapeFeed == all.shapeFeed.sorted())
+            #expect(all.trips.allSatisfy { t in
+                t.shape < 0 ? t.feed == 2 : all.shapeFeed[Int(t.shape)] == t.feed && all.shapeIds[Int(t.shape)] == t.shapeId
+            })
             expectNoDifferences(SnapshotCanonical.differences(all, try SnapshotCanonical.reference(
                 [(bart, "bart"), (caltrain, "caltrain"), (google, "google")])), "three feeds")
 

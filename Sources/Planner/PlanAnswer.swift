@@ -1,0 +1,226 @@
+import Foundation
+import Geo
+import Raptor
+import TransitModel
+
+/// One alternative of a plan answer: a journey, the itinerary made from it, and what sets
+/// it apart from the others.
+public struct PlanOption: Sendable {
+    public var journey: Journey
+    public var itinerary: Itinerary
+    /// What sets it apart, in a fixed order: `walk-only`, `earliest-arrival` (arrive-by:
+    /// `latest-departure`), `fastest`, `fewest-changes`, `least-walking`,
+    /// `earliest-departure`; `later-departure` (arrive-by: `earlier-arrival`) when nothing
+    /// else does.
+    public var labels: [String]
+    /// Part of the routing model's answer at the query time (not only a departure found in
+    /// the window).
+    public var inModelAnswer: Bool
+}
+
+/// Something the rider should know about an answer that still has itineraries.
+public struct PlanNotice: Sendable, Equatable {
+    public var code: String
+    public var message: String
+}
+
+/// What a plan request gets back: alternatives a person can compare at a glance, ordered
+/// by departure, with the routing model's first itinerary marked.
+public struct PlanAnswer: Sendable {
+    public var options: [PlanOption]
+    /// Index in `options` of the model's first itinerary: the earliest arrival, fewer rides
+    /// breaking a tie, less walking breaking that (arrive-by: the latest departure).
+    public var recommended: Int
+    public var notices: [PlanNotice]
+    /// The model's answer at the query time, and the query's zone, instant, places and parameters.
+    public var result: PlanResult
+    public var arriveBy: Bool
+    /// Seconds after (arrive-by: before) the query time searched for alternatives.
+    public var window: Int
+    public var numItineraries: Int
+    public var modes: ModeFilter?
+    public var wheelchair: Bool
+}
+
+extension JourneyPlanner {
+    public static let defaultItineraries = 5
+    public static let maxItineraries = 20
+    /// Alternatives are looked for this long after (arrive-by: before) the query time.
+    public static let defaultWindow = 3600
+
+    /// A plan answer: the model's Pareto set at the query time and the next departures
+    /// inside the window (arrive-by: the earlier arrivals), de-duplicated, without rides
+    /// that take longer than walking the whole way, at most `numItineraries`, ordered by
+    /// departure and labelled. Throws, with a code and a
+    /// sentence, when there is no itinerary: `SAME_PLACE`, `NO_STOP_NEARBY`,
+    /// `OUTSIDE_SERVICE_PERIOD`, `NO_CONNECTION` (and `BAD_PARAMETER`, `UNKNOWN_STOP`, …).
+    public func answer(_ query: PlanQuery, numItineraries: Int = JourneyPlanner.defaultItineraries) throws(PlanError) -> PlanAnswer {
+        guard (1...Self.maxItineraries).contains(numItineraries) else {
+            throw PlanError("BAD_PARAMETER", "numItineraries is \(numItineraries): allowed are 1 to \(Self.maxItineraries)",
+                            details: ["parameter": .text("numItineraries"), "value": .number(Double(numItineraries))])
+        }
+        let window = query.window ?? Self.defaultWindow
+        guard (0...86_400).contains(window) else {
+            throw PlanError("BAD_PARAMETER", "window is \(window / 60) min: allowed are 0 to 1440 minutes",
+                            details: ["parameter": .text("window"), "value": .number(Double(window))])
+        }
+        let origin = try coordinate(of: query.from), destination = try coordinate(of: query.to)
+        if Geodesic.distance(origin, destination) < 1 {
+            throw PlanError("SAME_PLACE", "The origin and the destination are the same place: there is nowhere to go.")
+        }
+        var modelQuery = query
+        modelQuery.window = nil
+        let model = try plan(modelQuery)
+
+        // Candidates in order of priority: the model's answer first, in its order, then the
+        // departures nearest the query time.
+        var candidates: [(journey: Journey, model: Bool)] = model.journeys.map { ($0, true) }
+        if window > 0 && model.journeys.count < numItineraries && model.journeys.contains(where: { $0.rides > 0 }) {
+            if !query.arriveBy {
+                var rangeQuery = query
+                rangeQuery.window = window
+                // rRAPTOR starts every departure in the window; the journey found from one
+                // may leave later (a later first ride), past the window's end.
+                let last = model.time + Int64(window)
+                let range = try plan(rangeQuery).journeys.filter { $0.rides > 0 && $0.departure <= last }
+                candidates += range.sorted { ($0.departure, $0.arrival, $0.rides) < ($1.departure, $1.arrival, $1.rides) }.map { ($0, false) }
+            } else {
+                // Earlier arrivals: ask again just before the arrival of the latest departure.
+                var current = model.journeys.filter { $0.rides > 0 }
+                let earliest = model.time - Int64(window)
+                for _ in 0..<numItineraries {
+                    guard let latest = current.max(by: { ($0.departure, -$0.arrival) < ($1.departure, -$1.arrival) }) else { break }
+                    let t = latest.arrival - 1
+                    guard t >= earliest else { break }
+                    var q = modelQuery
+                    q.time = .instant(t)
+                    current = try plan(q).journeys.filter { $0.rides > 0 && $0.arrival >= earliest }
+                    candidates += current.sorted { ($0.arrival, $0.departure) > ($1.arrival, $1.departure) }.map { ($0, false) }
+                }
+            }
+        }
+        // Transit only where it is faster than walking the whole way.
+        if let walk = model.journeys.first(where: { $0.rides == 0 }) {
+            candidates.removeAll { $0.journey.rides > 0 && $0.journey.arrival - $0.journey.departure >= walk.arrival - walk.departure }
+        }
+        var chosen: [(journey: Journey, model: Bool)] = []
+        for c in candidates where chosen.count < numItineraries {
+            if !chosen.contains(where: { $0.journey.departure == c.journey.departure && $0.journey.arrival == c.journey.arrival
+                                        && $0.journey.rides == c.journey.rides }) {
+                chosen.append(c)
+            }
+        }
+
+        var notices: [PlanNotice] = []
+        if query.wheelchair {
+            let unknown = accessibilityUnknown()
+            var message = "Wheelchair: only stops and trips marked accessible are used."
+            if unknown.stops > 0 || unknown.trips > 0 {
+                message += " \(unknown.stops) of \(unknown.boardableStops) stops and \(unknown.trips) of \(unknown.allTrips) trips "
+                    + "have no accessibility information and count as not accessible."
+            }
+            notices.append(PlanNotice(code: "WHEELCHAIR", message: message))
+        }
+        let outside = outsideServicePeriod(model, query.parameters)
+        if let outside, chosen.contains(where: { $0.journey.rides == 0 }) {
+            notices.append(PlanNotice(code: outside.code, message: outside.message))
+        }
+        guard !chosen.isEmpty else {
+            if let outside { throw outside }
+            throw noConnection(query, model)
+        }
+
+        let first = chosen.first!.journey
+        let order = chosen.indices.sorted {
+            let a = chosen[$0].journey, b = chosen[$1].journey
+            return (a.departure, a.arrival, a.rides) < (b.departure, b.arrival, b.rides)
+        }
+        let journeys = order.map { chosen[$0] }
+        var options = journeys.map { c in
+            PlanOption(journey: c.journey, itinerary: itinerary(c.journey, in: model), labels: [], inModelAnswer: c.model)
+        }
+        let recommended = options.firstIndex { $0.journey == first }!
+        label(&options, recommended: recommended, arriveBy: query.arriveBy)
+        return PlanAnswer(options: options, recommended: recommended, notices: notices, result: model, arriveBy: query.arriveBy,
+                          window: window, numItineraries: numItineraries, modes: query.modes, wheelchair: query.wheelchair)
+    }
+
+    /// Gives each option what sets it apart (see `PlanOption.labels`).
+    private func label(_ options: inout [PlanOption], recommended: Int, arriveBy: Bool) {
+        var labels = Array(repeating: Set<String>(), count: options.count)
+        let all = Array(options.indices)
+        let transit = all.filter { options[$0].journey.rides > 0 }
+        for i in all where options[i].journey.rides == 0 { labels[i].insert("walk-only") }
+        labels[recommended].insert(arriveBy ? "latest-departure" : "earliest-arrival")
+        func summary(_ i: Int) -> ItinerarySummary { options[i].itinerary.summary }
+        // The best by `key`, ties broken as the model orders (earlier arrival, arrive-by:
+        // later departure; then fewer rides); labelled only when it beats some other
+        // option outright.
+        func tie(_ i: Int) -> Double { Double(arriveBy ? -summary(i).departure : summary(i).arrival) }
+        func best(_ name: String, among: [Int], _ key: (Int) -> Double, always: Bool = false) {
+            guard let b = among.min(by: { (key($0), tie($0), summary($0).rides) < (key($1), tie($1), summary($1).rides) }) else { return }
+            if always || among.contains(where: { key($0) > key(b) }) { labels[b].insert(name) }
+        }
+        best("fastest", among: all, { Double(summary($0).durationSeconds) }, always: true)
+        best("fewest-changes", among: transit, { Double(summary($0).rides) })
+        best("least-walking", among: transit, { summary($0).walkMeters.rounded() })
+        if !arriveBy { best("earliest-departure", among: transit, { Double(summary($0).departure) }) }
+        let order = ["walk-only", "earliest-arrival", "latest-departure", "fastest", "fewest-changes", "least-walking",
+                     "earliest-departure"]
+        for i in all {
+            options[i].labels = order.filter { labels[i].contains($0) }
+            if options[i].labels.isEmpty { options[i].labels = [arriveBy ? "earlier-arrival" : "later-departure"] }
+        }
+    }
+
+    /// The local service date D of a result's query instant.
+    func queryDate(_ result: PlanResult) -> ServiceDate {
+        let zone = TimeZone(identifier: result.timeZone) ?? TimeZone(identifier: "UTC")!
+        let local = JourneyPlanner.localSeconds(result.time, zone)
+        return ServiceDate(daysSinceEpoch: Int32((local - ((local % 86_400) + 86_400) % 86_400) / 86_400))
+    }
+
+    /// OUTSIDE_SERVICE_PERIOD when no feed serving either end has service on D − 1, D or
+    /// D + 1 (the model's days), with each such feed's dates.
+    func outsideServicePeriod(_ result: PlanResult, _ p: RoutingParameters) -> PlanError? {
+        let snapshot = timetable.snapshot
+        var feeds = Set<Int32>()
+        for end in [result.origin, result.destination] {
+            for s in walks(from: end, p) { feeds.insert(snapshot.stops[Int(s.stop)].feed) }
+        }
+        if feeds.isEmpty { feeds = Set((0..<snapshot.feedIds.count).map(Int32.init)) }
+        let d = queryDate(result)
+        let before = d.adding(days: -1), after = d.adding(days: 1)
+        var periods: [String] = [], details: [PlanDetail] = []
+        for f in feeds.sorted() {
+            guard let period = servicePeriods[Int(f)] else {
+                periods.append("\(snapshot.feedIds[Int(f)]) has no service at all")
+                details.append(.object(["feed": .text(snapshot.feedIds[Int(f)])]))
+                continue
+            }
+            if after >= period.first && before <= period.last { return nil }
+            periods.append("\(snapshot.feedIds[Int(f)]) runs from \(period.first.iso8601) to \(period.last.iso8601)")
+            details.append(.object(["feed": .text(snapshot.feedIds[Int(f)]), "start": .text(period.first.iso8601),
+                                    "end": .text(period.last.iso8601)]))
+        }
+        return PlanError("OUTSIDE_SERVICE_PERIOD",
+                         "There is no service on \(d.iso8601): the timetable\(periods.count == 1 ? "" : "s of") \(periods.joined(separator: "; ")).",
+                         details: ["date": .text(d.iso8601), "feeds": .list(details)])
+    }
+
+    /// NO_CONNECTION: stops are near both ends and service runs, but nothing connects them.
+    func noConnection(_ query: PlanQuery, _ result: PlanResult) -> PlanError {
+        let p = query.parameters
+        var limits = ["with at most \(p.maxTransfers) change\(p.maxTransfers == 1 ? "" : "s")"]
+        if let modes = query.modes { limits.append(modes.sentence) }
+        if query.wheelchair { limits.append("on wheelchair-accessible stops and trips") }
+        let when = query.arriveBy ? "arrives by \(ItineraryText.clock(result.time, TimeZone(identifier: result.timeZone)!))"
+                                  : "leaves after \(ItineraryText.clock(result.time, TimeZone(identifier: result.timeZone)!))"
+        var details: [String: PlanDetail] = ["date": .text("\(queryDate(result).iso8601)"), "maxTransfers": .number(Double(p.maxTransfers)),
+                                             "wheelchair": .flag(query.wheelchair)]
+        if let modes = query.modes { details["modes"] = .text(modes.description) }
+        return PlanError("NO_CONNECTION",
+                         "No connection: nothing that \(when) on \(queryDate(result).iso8601) reaches the destination "
+                         + limits.joined(separator: ", ") + ".", details: details)
+    }
+}
