@@ -61,5 +61,5 @@ section feeds
 section "plan $DEMO_FROM to $DEMO_TO at $DEMO_AT"
 "$transit" plan "$DEMO_FROM" "$DEMO_TO" --at "$DEMO_AT"
 
-section "the same, every best journey in the next 30 minutes"
-"$transit" plan "$DEMO_FROM" "$DEMO_TO" --at "$DEMO_AT" --window 30
+section "street corner to street corner (downtown Oakland to the Mission), arriving by 09:30"
+"$transit" plan 37.8044,-122.2712 37.7700,-122.4180 --at 2018-06-05T09:30:00 --arrive-by

@@ -24,14 +24,14 @@ struct ShapeCut {
     /// The ride's line from route position `from` to `to`: the boarding stop, the shape's
     /// points strictly between the two positions, the alighting stop; nil when a stop of
     /// the ride lies too far from the shape (see `maxStopOffset`).
-    func line(from: Int, to: Int, stops: [Coordinate], snapshot: FeedSnapshot) -> [Coordinate]? {
+    func line(from: Int, to: Int, stops: [Coordinate], shapes: ShapeStore) -> [Coordinate]? {
         guard offsets[from...to].allSatisfy({ $0 <= Self.maxStopOffset }) else { return nil }
         let a = positions[from], b = positions[to]
         var out = [stops.first!]
         var i = Int(a.rounded(.down)) + 1
         while Double(i) < b && points.lowerBound + i < points.upperBound {
             let p = points.lowerBound + i
-            let c = Coordinate(latitude: snapshot.shapeLatitude[p], longitude: snapshot.shapeLongitude[p])
+            let c = shapes.coordinate(p)
             if c != out.last! { out.append(c) }
             i += 1
         }
@@ -39,19 +39,18 @@ struct ShapeCut {
         return out
     }
 
-    /// Places route `r`'s stops on its shape, or nil (no shape, or no placement in order).
-    static func make(route r: Int, timetable tt: Timetable) -> ShapeCut? {
-        let shape = Int(tt.routeShape[r])
+    /// Places route `r`'s stops on shape `shape`, or nil (no shape, or no placement in order).
+    static func make(route r: Int, shape: Int, timetable tt: Timetable) -> ShapeCut? {
         guard shape >= 0 else { return nil }
-        let s = tt.snapshot
-        let points = s.shapePoints(shape)
+        let s = tt.shapes
+        let points = s.points(shape)
         guard points.count >= 2 else { return nil }
         let start = Int(tt.routeStopOffsets[r]), end = Int(tt.routeStopOffsets[r + 1])
         let stops = (start..<end).map { tt.coordinate(ofStop: tt.routeStops[$0])! }
         var fallback: ShapeCut?
         for positions in [byDistance(points, Array(tt.routeStopShapeDistance[start..<end]), s), byProjection(points, stops, s)] {
             guard let positions else { continue }
-            let cut = ShapeCut(points: points, positions: positions, stops: stops, snapshot: s)
+            let cut = ShapeCut(points: points, positions: positions, stops: stops, shapes: s)
             if cut.offsets.allSatisfy({ $0 <= Self.maxStopOffset }) { return cut }
             if fallback == nil || cut.offsets.max()! < fallback!.offsets.max()! { fallback = cut }
         }
@@ -63,21 +62,22 @@ struct ShapeCut {
     /// units than the shape's) the ride is drawn through its stops instead.
     static let maxStopOffset = 150.0
 
-    init(points: Range<Int>, positions: [Double], stops: [Coordinate], snapshot s: FeedSnapshot) {
+    init(points: Range<Int>, positions: [Double], stops: [Coordinate], shapes s: ShapeStore) {
         self.points = points
         self.positions = positions
         offsets = zip(stops, positions).map { stop, position in
             let i = min(Int(position.rounded(.down)), points.count - 1), f = position - Double(i)
             let a = points.lowerBound + i, b = min(a + 1, points.upperBound - 1)
-            let lat = s.shapeLatitude[a] + (s.shapeLatitude[b] - s.shapeLatitude[a]) * f
-            let lon = s.shapeLongitude[a] + (s.shapeLongitude[b] - s.shapeLongitude[a]) * f
+            let lat = s.latitude(a) + (s.latitude(b) - s.latitude(a)) * f
+            let lon = s.longitude(a) + (s.longitude(b) - s.longitude(a)) * f
             return Geodesic.distance(stop, Coordinate(latitude: lat, longitude: lon))
         }
     }
 
     /// Positions from shape_dist_traveled: each stop's value located among the points'.
-    static func byDistance(_ points: Range<Int>, _ stopDistance: [Double], _ s: FeedSnapshot) -> [Double]? {
-        let pd = s.shapeDistance[points]
+    static func byDistance(_ points: Range<Int>, _ stopDistance: [Float], _ s: ShapeStore) -> [Double]? {
+        let pd = s.distance[points].map(Double.init)
+        let stopDistance = stopDistance.map(Double.init)
         guard !stopDistance.contains(where: \.isNaN), !pd.contains(where: \.isNaN),
               zip(pd, pd.dropFirst()).allSatisfy({ $0 <= $1 }),
               zip(stopDistance, stopDistance.dropFirst()).allSatisfy({ $0 <= $1 }) else { return nil }
@@ -97,14 +97,14 @@ struct ShapeCut {
     }
 
     /// Positions by projecting the stops onto the shape, in order (see the type's comment).
-    static func byProjection(_ points: Range<Int>, _ stops: [Coordinate], _ s: FeedSnapshot) -> [Double]? {
+    static func byProjection(_ points: Range<Int>, _ stops: [Coordinate], _ s: ShapeStore) -> [Double]? {
         // A local equirectangular plane around the first point: plenty to compare distances
         // within a city, and cheap.
         let degree: Double = 6_371_000 * Double.pi / 180
-        let latRef: Double = s.shapeLatitude[points.lowerBound], lon0: Double = s.shapeLongitude[points.lowerBound]
+        let latRef: Double = s.latitude(points.lowerBound), lon0: Double = s.longitude(points.lowerBound)
         let kx: Double = cos(latRef * Double.pi / 180) * degree, ky: Double = degree
-        let xs: [Double] = points.map { (s.shapeLongitude[$0] - lon0) * kx }
-        let ys: [Double] = points.map { (s.shapeLatitude[$0] - latRef) * ky }
+        let xs: [Double] = points.map { (s.longitude($0) - lon0) * kx }
+        let ys: [Double] = points.map { (s.latitude($0) - latRef) * ky }
         let segments = xs.count - 1
         var candidates: [[(position: Double, meters: Double)]] = []
         var distance = [Double](repeating: 0, count: segments), fraction = distance
@@ -154,14 +154,16 @@ struct ShapeCut {
     }
 }
 
-/// Placements made once per route, on first use, for any number of threads.
+/// Placements made once per route and shape, on first use, for any number of threads.
 final class ShapeCutCache: Sendable {
-    private let cuts = Mutex<[Int32: ShapeCut?]>([:])
+    private let cuts = Mutex<[Int64: ShapeCut?]>([:])
 
-    func cut(route r: Int, timetable: Timetable) -> ShapeCut? {
-        if let known = cuts.withLock({ $0[Int32(r)] }) { return known }
-        let made = ShapeCut.make(route: r, timetable: timetable)
-        cuts.withLock { $0[Int32(r)] = .some(made) }
+    func cut(route r: Int, shape: Int32, timetable: Timetable) -> ShapeCut? {
+        guard shape >= 0 else { return nil }
+        let key = Int64(r) << 32 | Int64(shape)
+        if let known = cuts.withLock({ $0[key] }) { return known }
+        let made = ShapeCut.make(route: r, shape: Int(shape), timetable: timetable)
+        cuts.withLock { $0[key] = .some(made) }
         return made
     }
 }

@@ -77,9 +77,10 @@ struct Search {
     let days: [Int]
     let p: RoutingParameters
     let n: Int
-    let routeAllowed: [Bool]?
-    let tripAllowed: [Bool]?
-    let stopAllowed: [Bool]?
+    // Ride filter: the flags are read only when their `filter…` is set, so that a search
+    // without a filter pays one predictable branch and no array access.
+    let filterRoutes: Bool, filterTrips: Bool, filterStops: Bool
+    let routeAllowed: [Bool], tripAllowed: [Bool], stopAllowed: [Bool]
     static let infinity = Int64.max / 4
 
     // (round, stop) -> best value ready to board after `round` rides; -> arrived by ride `round`.
@@ -109,9 +110,12 @@ struct Search {
         days = request.days
         p = request.parameters
         n = tt.stopCount
-        routeAllowed = request.filter.routes
-        tripAllowed = request.filter.trips
-        stopAllowed = request.filter.stops
+        filterRoutes = request.filter.routes != nil
+        filterTrips = request.filter.trips != nil
+        filterStops = request.filter.stops != nil
+        routeAllowed = request.filter.routes ?? []
+        tripAllowed = request.filter.trips ?? []
+        stopAllowed = request.filter.stops ?? []
         let size = (maxRides + 1) * n
         ready = Array(repeating: Search.infinity, count: size)
         arrived = ready
@@ -201,7 +205,7 @@ struct Search {
             }
             markedList.removeAll(keepingCapacity: true)
             for r in routeList {
-                if let routeAllowed, !routeAllowed[Int(r)] { routeStart[Int(r)] = -1; continue }
+                if filterRoutes && !routeAllowed[Int(r)] { routeStart[Int(r)] = -1; continue }
                 let service = tt.routeService[Int(r)]
                 for day in days where tt.serviceRuns(service, day: day) {
                     scanRoute(Int(r), day: day, from: Int(routeStart[Int(r)]), round: k, bestTarget: bound)
@@ -269,7 +273,7 @@ struct Search {
             if current >= 0 {
                 // Alight (forward: arrival; backward: the real boarding, at its departure).
                 let allowed = (forward ? tt.routeCanAlight[stopsStart + pos] : tt.routeCanBoard[stopsStart + pos])
-                    && stopAllowed?[stop] ?? true
+                    && (!filterStops || stopAllowed[stop])
                 if allowed {
                     let v = forward ? base + Int64(tt.arrivals[column + current]) : -(base + Int64(tt.departures[column + current]))
                     let i = k * n + stop
@@ -283,7 +287,7 @@ struct Search {
                 }
             }
             let canBoard = (forward ? tt.routeCanBoard[stopsStart + pos] : tt.routeCanAlight[stopsStart + pos])
-                && stopAllowed?[stop] ?? true
+                && (!filterStops || stopAllowed[stop])
             let r0 = ready[(k - 1) * n + stop]
             if canBoard && r0 < Search.infinity {
                 if forward {
@@ -294,7 +298,7 @@ struct Search {
                         while lo < hi { let mid = (lo + hi) / 2; if Int64(tt.departures[column + mid]) < target { lo = mid + 1 } else { hi = mid } }
                         // Trips keep their order at every stop: the first allowed one from here.
                         let limit = current < 0 ? nt : current
-                        if let tripAllowed { while lo < limit && !tripAllowed[tripBase + lo] { lo += 1 } }
+                        if filterTrips { while lo < limit && !tripAllowed[tripBase + lo] { lo += 1 } }
                         // Every trip of a route runs on the same days (one service per route).
                         if lo < limit { current = lo; boardPos = pos }
                     }
@@ -306,7 +310,7 @@ struct Search {
                         var lo = floor, hi = nt
                         while lo < hi { let mid = (lo + hi) / 2; if Int64(tt.arrivals[column + mid]) <= target { lo = mid + 1 } else { hi = mid } }
                         var pick = lo - 1
-                        if let tripAllowed { while pick >= floor && !tripAllowed[tripBase + pick] { pick -= 1 } }
+                        if filterTrips { while pick >= floor && !tripAllowed[tripBase + pick] { pick -= 1 } }
                         if pick >= floor { current = pick; boardPos = pos }
                     }
                 }

@@ -55,10 +55,9 @@ public final class Timetable: Sendable {
     public let routeSourceRoute: [Int32]
     // Route -> the service all its trips share.
     public let routeService: [Int32]
-    // Route -> the shape all its trips share (index in snapshot.shapeIds), or -1.
-    public let routeShape: [Int32]
-    // Route stop position (same indexing as routeStops) -> shape_dist_traveled of its stop time, or NaN.
-    public let routeStopShapeDistance: [Double]
+    // Route stop position (same indexing as routeStops) -> shape_dist_traveled of its stop
+    // time, or NaN (also when the route's trips do not all share one shape).
+    public let routeStopShapeDistance: [Float]
 
     // MARK: Trips (frequency-based trips expanded; one entry per run)
 
@@ -67,6 +66,8 @@ public final class Timetable: Sendable {
     public let tripService: [Int32]
     // Trip -> snapshot trip index.
     public let tripSource: [Int32]
+    // Trip -> its shape (index in snapshot.shapeIds), or -1.
+    public let tripShape: [Int32]
 
     // MARK: Service days
 
@@ -108,9 +109,11 @@ public final class Timetable: Sendable {
     /// Per feed: a local metric projection and a grid of its boardable stops.
     public let stopGrids: [StopGrid]
 
-    /// The snapshot the timetable was built from, without its stop times (names, ids,
-    /// routes and trips for answers).
+    /// The snapshot the timetable was built from, without its stop times and shape points
+    /// (names, ids, routes and trips for answers; `shapeIds` name the shapes below).
     public let snapshot: FeedSnapshot
+    /// The shapes' points, compact.
+    public let shapes: ShapeStore
 
     /// Problems met while building (trips left out, …), for the caller to report.
     public let warnings: [String]
@@ -120,11 +123,11 @@ public final class Timetable: Sendable {
          routeStopOffsets: [Int32], routeStops: [Int32], routeCanBoard: [Bool], routeCanAlight: [Bool],
          routeTripOffsets: [Int32], routeTimeOffsets: [Int32], departures: [Int32], arrivals: [Int32],
          routeTimeZone: [Int32], routeSourceRoute: [Int32], routeService: [Int32],
-         routeShape: [Int32], routeStopShapeDistance: [Double], tripService: [Int32], tripSource: [Int32],
+         routeStopShapeDistance: [Float], tripService: [Int32], tripShape: [Int32], tripSource: [Int32],
          firstDay: ServiceDate, dayCount: Int, serviceWords: Int, serviceDays: [UInt64],
          timeZoneNames: [String], dayBase: [Int64], footpathBeelineMeters: Double,
          footOffsets: [Int32], footTarget: [Int32], footBeeline: [Double], footRule: [UInt8], footMinTime: [Int32],
-         sameStopRule: [UInt8], sameStopMinTime: [Int32], stopGrids: [StopGrid], snapshot: FeedSnapshot, warnings: [String]) {
+         sameStopRule: [UInt8], sameStopMinTime: [Int32], stopGrids: [StopGrid], snapshot: FeedSnapshot, shapes: ShapeStore, warnings: [String]) {
         self.stopCount = stopCount; self.stopLatitude = stopLatitude; self.stopLongitude = stopLongitude
         self.stopBoardable = stopBoardable; self.stopFeed = stopFeed
         self.stopRouteOffsets = stopRouteOffsets; self.stopRouteRoute = stopRouteRoute; self.stopRoutePosition = stopRoutePosition
@@ -134,7 +137,7 @@ public final class Timetable: Sendable {
         self.routeTripOffsets = routeTripOffsets; self.routeTimeOffsets = routeTimeOffsets
         self.departures = departures; self.arrivals = arrivals
         self.routeTimeZone = routeTimeZone; self.routeSourceRoute = routeSourceRoute; self.routeService = routeService
-        self.routeShape = routeShape; self.routeStopShapeDistance = routeStopShapeDistance
+        self.routeStopShapeDistance = routeStopShapeDistance; self.tripShape = tripShape
         self.tripCount = tripService.count; self.tripService = tripService; self.tripSource = tripSource
         self.firstDay = firstDay; self.dayCount = dayCount; self.serviceWords = serviceWords; self.serviceDays = serviceDays
         self.timeZoneNames = timeZoneNames; self.dayBase = dayBase
@@ -154,7 +157,7 @@ public final class Timetable: Sendable {
         self.footInOffsets = inOffsets
         self.footIn = inList
         self.sameStopRule = sameStopRule; self.sameStopMinTime = sameStopMinTime
-        self.stopGrids = stopGrids; self.snapshot = snapshot; self.warnings = warnings
+        self.stopGrids = stopGrids; self.snapshot = snapshot; self.shapes = shapes; self.warnings = warnings
     }
 
     /// Whether service `s` runs on day `day` (days since `firstDay`).

@@ -73,13 +73,12 @@ public enum TimetableBuilder {
         // One service per route: then every trip of a route runs on the same days, and the
         // router skips a route on a day it does not run with one bit test instead of
         // stepping over trips of other services.
-        // The shape is part of a pattern too, so that a route's trips share one line on the
-        // map and one set of shape_dist_traveled values.
-        struct PatternKey: Hashable {
-            var route: Int32; var service: Int32; var shape: Int32; var stops: [Int32]; var board: [Bool]; var alight: [Bool]
-        }
+        // Shapes are not part of a pattern: splitting routes by shape made wmata's routes
+        // 37% more numerous and its queries 1.5x slower. Each trip keeps its shape; a
+        // route keeps shape_dist_traveled only while all its trips share one shape.
+        struct PatternKey: Hashable { var route: Int32; var service: Int32; var stops: [Int32]; var board: [Bool]; var alight: [Bool] }
         var patternIndex: [PatternKey: Int] = [:]
-        var patterns: [(key: PatternKey, runs: [Run], shapeDistance: [Double])] = []
+        var patterns: [(key: PatternKey, runs: [Run], shape: Int32, shapeDistance: [Double])] = []
         var frequenciesByTrip: [Int32: [FeedSnapshot.Frequency]] = [:]
         for f in s.frequencies { frequenciesByTrip[f.trip, default: []].append(f) }
         var leftOut = 0
@@ -104,11 +103,13 @@ public enum TimetableBuilder {
             }
             guard stops.count >= 2 else { continue }
             arr = keptArr; dep = keptDep
-            let key = PatternKey(route: s.trips[t].route, service: s.trips[t].service, shape: shape, stops: stops, board: board,
-                                 alight: alight)
+            let key = PatternKey(route: s.trips[t].route, service: s.trips[t].service, stops: stops, board: board, alight: alight)
             let p: Int
-            if let existing = patternIndex[key] { p = existing } else {
-                p = patterns.count; patternIndex[key] = p; patterns.append((key, [], keptDistance))
+            if let existing = patternIndex[key] {
+                p = existing
+                if patterns[p].shape != shape { patterns[p].shape = -2 }  // mixed: no shared distances
+            } else {
+                p = patterns.count; patternIndex[key] = p; patterns.append((key, [], shape, keptDistance))
             }
             let service = s.trips[t].service
             if let freqs = frequenciesByTrip[Int32(t)] {
@@ -133,7 +134,7 @@ public enum TimetableBuilder {
         var routeStopOffsets: [Int32] = [0], routeStops: [Int32] = [], canBoard: [Bool] = [], canAlight: [Bool] = []
         var routeTripOffsets: [Int32] = [0], routeTimeOffsets: [Int32] = [0], departures: [Int32] = [], arrivals: [Int32] = []
         var routeTimeZone: [Int32] = [], routeSource: [Int32] = [], tripService: [Int32] = [], tripSource: [Int32] = []
-        var routeService: [Int32] = [], routeShape: [Int32] = [], routeStopShapeDistance: [Double] = []
+        var routeService: [Int32] = [], routeStopShapeDistance: [Float] = [], tripShape: [Int32] = []
         for pattern in patterns {
             let runs = pattern.runs.sorted { a, b in
                 for i in 0..<a.dep.count where a.dep[i] != b.dep[i] { return a.dep[i] < b.dep[i] }
@@ -161,13 +162,12 @@ public enum TimetableBuilder {
                     for run in group { departures.append(run.dep[i]); arrivals.append(run.arr[i]) }
                 }
                 routeTimeOffsets.append(Int32(departures.count))
-                for run in group { tripService.append(run.service); tripSource.append(run.trip) }
+                for run in group { tripService.append(run.service); tripSource.append(run.trip); tripShape.append(s.trips[Int(run.trip)].shape) }
                 routeTripOffsets.append(Int32(tripService.count))
                 routeTimeZone.append(routeTZ[Int(pattern.key.route)])
                 routeSource.append(pattern.key.route)
                 routeService.append(pattern.key.service)
-                routeShape.append(pattern.key.shape)
-                routeStopShapeDistance += pattern.key.shape >= 0 ? pattern.shapeDistance
+                routeStopShapeDistance += pattern.shape >= 0 ? pattern.shapeDistance.map { Float($0) }
                     : Array(repeating: .nan, count: pattern.key.stops.count)
             }
         }
@@ -257,12 +257,12 @@ public enum TimetableBuilder {
                          routeCanBoard: canBoard, routeCanAlight: canAlight, routeTripOffsets: routeTripOffsets,
                          routeTimeOffsets: routeTimeOffsets, departures: departures, arrivals: arrivals,
                          routeTimeZone: routeTimeZone, routeSourceRoute: routeSource, routeService: routeService,
-                         routeShape: routeShape, routeStopShapeDistance: routeStopShapeDistance, tripService: tripService,
+                         routeStopShapeDistance: routeStopShapeDistance, tripService: tripService, tripShape: tripShape,
                          tripSource: tripSource, firstDay: firstDay, dayCount: dayCount, serviceWords: words,
                          serviceDays: serviceDays, timeZoneNames: tzNames, dayBase: dayBase,
                          footpathBeelineMeters: options.footpathBeelineMeters, footOffsets: footOffsets,
                          footTarget: footTarget, footBeeline: footBeeline, footRule: footRule, footMinTime: footMinTime,
-                         sameStopRule: sameRule, sameStopMinTime: sameMin, stopGrids: grids, snapshot: metadata(snapshot),
+                         sameStopRule: sameRule, sameStopMinTime: sameMin, stopGrids: grids, snapshot: metadata(snapshot), shapes: ShapeStore(snapshot),
                          warnings: warnings)
     }
 
@@ -272,6 +272,7 @@ public enum TimetableBuilder {
         var m = snapshot
         m.tripStopTimes = []; m.stopTimeStop = []; m.stopTimeArrival = []; m.stopTimeDeparture = []
         m.stopTimePickup = []; m.stopTimeDropOff = []; m.stopTimeShapeDistance = []
+        m.shapePointOffsets = [0]; m.shapeLatitude = []; m.shapeLongitude = []; m.shapeDistance = []
         return m
     }
 

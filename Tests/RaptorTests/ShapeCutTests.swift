@@ -1,6 +1,7 @@
 import Geo
 @testable import Planner
 import Testing
+import Timetable
 import TransitModel
 
 /// Cutting a ride out of its shape: stops placed by shape_dist_traveled, or projected in
@@ -13,7 +14,7 @@ import TransitModel
     }
 
     /// A shape going 2 km east, 200 m north, and 2 km back west: a hairpin.
-    static func hairpin(distances: Bool) -> FeedSnapshot {
+    static func hairpin(distances: Bool) -> ShapeStore {
         var s = FeedSnapshot()
         s.shapeIds = ["loop"]
         s.shapeFeed = [0]
@@ -23,7 +24,7 @@ import TransitModel
         s.shapeLongitude = points.map(\.longitude)
         s.shapeDistance = distances ? [0, 1000, 2000, 2200, 3200, 4200] : Array(repeating: .nan, count: 6)
         s.shapePointOffsets = [0, 6]
-        return s
+        return ShapeStore(s)
     }
 
     @Test func projectionKeepsStopsInOrderAroundAHairpin() throws {
@@ -34,10 +35,10 @@ import TransitModel
         #expect(positions[0] < 0.1)
         #expect(abs(positions[1] - 2.5) < 0.05)
         #expect(positions[2] > 4.9, "C must lie on the way back, not at the start: \(positions)")
-        let cut = ShapeCut(points: 0..<6, positions: positions, stops: stops, snapshot: s)
+        let cut = ShapeCut(points: 0..<6, positions: positions, stops: stops, shapes: s)
         #expect(cut.offsets.allSatisfy { $0 < 35 })
         // B to C follows the shape round the corner and back: the corner's points, in order.
-        let line = try #require(cut.line(from: 1, to: 2, stops: [stops[1], stops[2]], snapshot: s))
+        let line = try #require(cut.line(from: 1, to: 2, stops: [stops[1], stops[2]], shapes: s))
         #expect(line.first == stops[1] && line.last == stops[2])
         #expect(line.count == 4, "B, (2000,200), (1000,200), C: \(line.count)")
     }
@@ -56,8 +57,8 @@ import TransitModel
         let s = Self.hairpin(distances: false)
         let stops = [Self.at(east: 0, north: 0), Self.at(east: 1000, north: -600), Self.at(east: 2000, north: 0)]
         let positions = try #require(ShapeCut.byProjection(0..<6, stops, s))
-        let cut = ShapeCut(points: 0..<6, positions: positions, stops: stops, snapshot: s)
-        #expect(cut.line(from: 0, to: 2, stops: stops, snapshot: s) == nil, "B is 600 m off the shape")
-        #expect(cut.line(from: 0, to: 0, stops: [stops[0]], snapshot: s) != nil)
+        let cut = ShapeCut(points: 0..<6, positions: positions, stops: stops, shapes: s)
+        #expect(cut.line(from: 0, to: 2, stops: stops, shapes: s) == nil, "B is 600 m off the shape")
+        #expect(cut.line(from: 0, to: 0, stops: [stops[0]], shapes: s) != nil)
     }
 }
