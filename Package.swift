@@ -17,6 +17,7 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CProj", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
+        .systemLibrary(name: "CGEOS", pkgConfig: "geos", providers: [.apt(["libgeos-dev"])]),
 
         .target(name: "TransitModel"),
         .target(name: "GTFS", dependencies: [
@@ -31,8 +32,10 @@ let package = Package(
         .target(name: "Raptor", dependencies: ["Timetable", "TransitModel"]),
         // Places, times and walks around the router: what a plan request means.
         .target(name: "Planner", dependencies: ["Raptor", "Timetable", "TransitModel", "Geo"]),
+        // Coverage regions: where each feed serves (GEOS for unions and simplification).
+        .target(name: "Coverage", dependencies: ["Timetable", "TransitModel", "Geo", "Planner", "CGEOS"]),
         .executableTarget(name: "TransitCLI", dependencies: [
-            "TransitModel", "GTFS", "TransitStore", "Timetable", "Raptor", "Planner",
+            "TransitModel", "GTFS", "TransitStore", "Timetable", "Raptor", "Planner", "Coverage",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .target(name: "TransitTesting", dependencies: ["GTFS", "TransitStore", "TransitModel", "Geo"]),
@@ -42,6 +45,7 @@ let package = Package(
         .testTarget(name: "GeoTests", dependencies: ["Geo", "TransitTesting"]),
         .testTarget(name: "TransitStoreTests", dependencies: ["TransitStore", "GTFS", "TransitTesting"]),
         .testTarget(name: "TimetableTests", dependencies: ["Timetable", "TransitModel", "GTFS", "TransitTesting"]),
+        .testTarget(name: "CoverageTests", dependencies: ["Coverage", "Timetable", "Planner", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
         .testTarget(name: "RaptorTests", dependencies: ["Raptor", "Timetable", "Planner", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
     ]
 )

@@ -4,7 +4,8 @@
 # no terminal). Debian/Ubuntu only; elsewhere it says what to install. Swift itself is
 # not installed here, only looked for.
 #
-#   libpq-dev, libproj-dev, proj-data, zlib1g-dev, pkg-config  build (CLibPQ, CProj, zlib)
+#   libpq-dev, libproj-dev, proj-data, libgeos-dev, zlib1g-dev, pkg-config  build (CLibPQ, CProj, CGEOS, zlib)
+#   librsvg2-bin (rsvg-convert)                                 tests render the coverage SVG to PNG
 #   postgresql (server, only if no /usr/lib/postgresql/*/bin/initdb)  Scripts/postgres.sh
 #   unzip, time, bc                                             benchmarks (bench-import.sh)
 set -euo pipefail
@@ -14,7 +15,7 @@ if ! command -v swift >/dev/null 2>&1; then
     exit 1
 fi
 
-packages=(libpq-dev libproj-dev proj-data zlib1g-dev pkg-config unzip time bc)
+packages=(libpq-dev libproj-dev proj-data libgeos-dev zlib1g-dev pkg-config unzip time bc librsvg2-bin)
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
     echo "setup.sh: not a Debian system; install yourself: libpq, PROJ, zlib, pkg-config, a PostgreSQL server, unzip" >&2

@@ -8,7 +8,7 @@ struct Transit: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "transit",
         abstract: "A transit routing service: GTFS feeds into PostgreSQL, and trips across them.",
-        subcommands: [ImportCommand.self, FeedsCommand.self, PlanCommand.self, BenchCommand.self]
+        subcommands: [ImportCommand.self, FeedsCommand.self, PlanCommand.self, CoverageCommand.self, BenchCommand.self]
     )
 }
 

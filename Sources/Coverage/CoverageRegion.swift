@@ -1,0 +1,185 @@
+import Foundation
+import Geo
+import Planner
+import Raptor
+import Timetable
+import TransitModel
+
+/// Where one feed serves, declared precisely: the area where a trip can start or end
+/// under the routing model, the modes that really run, the agencies, the service period
+/// and the counts; and its export for phones.
+public struct CoverageRegion: Sendable {
+    public var feedId: String
+    /// The agencies' names, joined.
+    public var name: String
+    public var agencies: [String]
+    /// Transit modes with at least one trip, by number of trips.
+    public var modes: [LegMode]
+    /// Trips per mode (the same order).
+    public var tripsPerMode: [Int]
+    /// First and last date with service.
+    public var firstDate: ServiceDate?
+    public var lastDate: ServiceDate?
+    /// Boardable stops with service, routes with trips, trips.
+    public var stops: Int
+    public var routes: Int
+    public var trips: Int
+    /// Trip runs (frequencies expanded) on the busiest service day.
+    public var tripsOnBusiestDay: Int
+    public var busiestDay: ServiceDate?
+    /// Disc radius: maxAccessWalk / walkDetourFactor (beeline meters).
+    public var radiusMeters: Double
+    /// The exact area: polygons, each an exterior ring then its holes; rings closed,
+    /// coordinates WGS84.
+    public var exact: [[[Coordinate]]]
+    public var exactAreaKm2: Double
+    /// The export: at most 20 polygons without holes, outer rings counter-clockwise
+    /// (longitude east, latitude north), closed.
+    public var export: [[Coordinate]]
+    public var exportAreaKm2: Double
+    /// The served stops (snapshot indexes), for checks and pictures.
+    public var servedStops: [Int32]
+
+    public var exportRatio: Double { exactAreaKm2 > 0 ? exportAreaKm2 / exactAreaKm2 : 0 }
+    public var exportPoints: Int { export.reduce(0) { $0 + $1.count - 1 } }
+}
+
+public enum CoverageError: Error, CustomStringConvertible {
+    case projection(String)
+    public var description: String {
+        switch self { case .projection(let m): return "cannot project the region: \(m)" }
+    }
+}
+
+/// Computes coverage regions from a timetable.
+public enum CoverageBuilder {
+    /// Most polygons an export may have, and the points per polygon it aims for.
+    public static let maxPolygons = 20
+    public static let targetPoints = 20
+    /// Largest export area over exact area accepted while simplifying.
+    public static let maxRatio = 1.45
+
+    /// One region per feed that has any stop with service.
+    public static func regions(_ tt: Timetable, parameters p: RoutingParameters = RoutingParameters()) throws -> [CoverageRegion] {
+        let s = tt.snapshot
+        // Stops with service: on a route whose service runs on some day.
+        var served = [Bool](repeating: false, count: tt.stopCount)
+        var routeRuns = [Bool](repeating: false, count: tt.routeCount)
+        for r in 0..<tt.routeCount where (0..<tt.dayCount).contains(where: { tt.serviceRuns(tt.routeService[r], day: $0) }) {
+            routeRuns[r] = true
+            for i in Int(tt.routeStopOffsets[r])..<Int(tt.routeStopOffsets[r + 1]) { served[Int(tt.routeStops[i])] = true }
+        }
+        var out: [CoverageRegion] = []
+        for f in 0..<s.feedIds.count {
+            let stops = (0..<tt.stopCount).filter { served[$0] && tt.stopFeed[$0] == Int32(f) && tt.coordinate(ofStop: Int32($0)) != nil }
+            guard !stops.isEmpty else { continue }
+            out.append(try region(tt, feed: f, stops: stops.map(Int32.init), routeRuns: routeRuns, p))
+        }
+        return out
+    }
+
+    static func region(_ tt: Timetable, feed f: Int, stops: [Int32], routeRuns: [Bool], _ p: RoutingParameters) throws -> CoverageRegion {
+        let s = tt.snapshot
+        let coords = stops.map { tt.coordinate(ofStop: $0)! }
+        let center = Coordinate(latitude: coords.map(\.latitude).reduce(0, +) / Double(coords.count),
+                                longitude: coords.map(\.longitude).reduce(0, +) / Double(coords.count))
+        let projection: LocalProjection
+        do { projection = try LocalProjection(center: center) } catch { throw CoverageError.projection("\(error)") }
+        let xy = projection.project(coords)
+        let radius = p.maxAccessWalk / p.walkDetourFactor
+        let kit = GeometryKit()
+        // The exact area: 64-gon discs (vertices on the circle: at most 0.9 m inside it).
+        let exact = kit.discUnion(xy, radius: radius)
+        defer { kit.destroy(exact) }
+        let exactArea = kit.area(exact)
+        let exportGeometry = makeExport(kit, exact, exactArea: exactArea, stops: xy)
+        defer { kit.destroy(exportGeometry) }
+
+        func unproject(_ ring: GeometryKit.Ring) -> [Coordinate] { ring.map { projection.unproject(x: $0.x, y: $0.y) } }
+        let exactPolygons = kit.polygons(exact).map { $0.map(unproject) }
+        let exportPolygons = kit.polygons(exportGeometry).map { rings -> [Coordinate] in
+            var ring = unproject(rings[0])
+            if ringSignedArea(ring) < 0 { ring.reverse() }
+            return ring
+        }
+
+        // Declared facts.
+        let agencies = s.agencies.filter { $0.feed == Int32(f) }.map(\.name)
+        var tripsByMode: [LegMode: Int] = [:]
+        var routes = Set<Int32>()
+        var trips = 0
+        var perDay = [Int](repeating: 0, count: tt.dayCount)
+        var firstDay = Int.max, lastDay = -1
+        for r in 0..<tt.routeCount where routeRuns[r] {
+            let src = tt.routeSourceRoute[r]
+            guard s.routes[Int(src)].feed == Int32(f) else { continue }
+            routes.insert(src)
+            let n = Int(tt.routeTripOffsets[r + 1] - tt.routeTripOffsets[r])
+            tripsByMode[LegMode(routeType: Int(s.routes[Int(src)].type)), default: 0] += n
+            trips += n
+            for day in 0..<tt.dayCount where tt.serviceRuns(tt.routeService[r], day: day) {
+                perDay[day] += n
+                firstDay = min(firstDay, day); lastDay = max(lastDay, day)
+            }
+        }
+        let modes = tripsByMode.sorted { ($0.value, $1.key.rawValue) > ($1.value, $0.key.rawValue) }
+        let busiest = perDay.indices.max { perDay[$0] < perDay[$1] }
+        return CoverageRegion(
+            feedId: s.feedIds[f], name: agencies.joined(separator: ", "), agencies: agencies,
+            modes: modes.map(\.key), tripsPerMode: modes.map(\.value),
+            firstDate: lastDay >= 0 ? tt.firstDay.adding(days: firstDay) : nil,
+            lastDate: lastDay >= 0 ? tt.firstDay.adding(days: lastDay) : nil,
+            stops: stops.count, routes: routes.count, trips: trips,
+            tripsOnBusiestDay: busiest.map { perDay[$0] } ?? 0, busiestDay: busiest.map { tt.firstDay.adding(days: $0) },
+            radiusMeters: radius, exact: exactPolygons, exactAreaKm2: exactArea / 1e6,
+            export: exportPolygons, exportAreaKm2: kit.area(exportGeometry) / 1e6, servedStops: stops)
+    }
+
+    /// The export: holes filled, islands closed together until at most `maxPolygons`
+    /// remain (morphological closing, which only ever adds area), then each outline
+    /// pushed out by `t` and simplified with tolerance `t` (so it stays around the exact
+    /// area), `t` growing until every polygon has at most `targetPoints` points or the
+    /// area would pass `maxRatio` times the exact one. Every stop stays inside: it lies
+    /// a whole radius inside the exact outline.
+    static func makeExport(_ kit: GeometryKit, _ exact: OpaquePointer, exactArea: Double, stops: [(x: Double, y: Double)]) -> OpaquePointer {
+        var merged = kit.fillHoles(exact)
+        var d = 250.0
+        while kit.count(merged) > maxPolygons {
+            let grown = kit.buffer(exact, d)
+            let closed = kit.buffer(grown, -d)
+            kit.destroy(grown)
+            kit.destroy(merged)
+            merged = kit.fillHoles(closed)
+            kit.destroy(closed)
+            d *= 2
+        }
+        var best: OpaquePointer?
+        for t in [10.0, 25, 50, 75, 100, 150, 200, 300, 400, 500, 650, 800, 1000, 1300, 1600, 2000, 2500, 3200] {
+            let grown = kit.buffer(merged, t)
+            let simple = kit.simplify(grown, t)
+            kit.destroy(grown)
+            let candidate = kit.fillHoles(simple)
+            kit.destroy(simple)
+            let ratio = kit.area(candidate) / max(exactArea, 1)
+            guard ratio <= maxRatio || best == nil, kit.count(candidate) <= maxPolygons, kit.containsAll(candidate, stops) else {
+                kit.destroy(candidate)
+                if best != nil { break } else { continue }
+            }
+            if let b = best { kit.destroy(b) }
+            best = candidate
+            if kit.polygons(candidate).allSatisfy({ $0[0].count - 1 <= targetPoints }) { break }
+        }
+        kit.destroy(merged)
+        return best ?? kit.fillHoles(exact)
+    }
+
+    /// Twice the signed area of a ring in degrees (longitude x, latitude y): positive when
+    /// counter-clockwise.
+    public static func signedArea(_ ring: [Coordinate]) -> Double { ringSignedArea(ring) }
+}
+
+func ringSignedArea(_ ring: [Coordinate]) -> Double {
+    var a = 0.0
+    for (p, q) in zip(ring, ring.dropFirst()) { a += p.longitude * q.latitude - q.longitude * p.latitude }
+    return a
+}
