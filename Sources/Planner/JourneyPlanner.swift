@@ -212,6 +212,10 @@ public final class JourneyPlanner: Sendable {
     public let servicePeriods: [(first: ServiceDate, last: ServiceDate)?]
     /// Where each route's stops lie on its shape, worked out on first use.
     let shapeCuts = ShapeCutCache()
+    /// Stop -> served by some trip on some day (it makes its feed's coverage region).
+    let servedStops: [Bool]
+    /// Feed index -> its agencies' names, joined (the region's name).
+    let feedNames: [String]
 
     public init(timetable: Timetable) {
         self.timetable = timetable
@@ -243,6 +247,31 @@ public final class JourneyPlanner: Sendable {
             periods[f] = periods[f].map { (min($0.first, a), max($0.last, b)) } ?? (a, b)
         }
         servicePeriods = periods
+        var served = [Bool](repeating: false, count: timetable.stopCount)
+        for r in 0..<timetable.routeCount where (0..<timetable.dayCount).contains(where: { timetable.serviceRuns(timetable.routeService[r], day: $0) }) {
+            for i in Int(timetable.routeStopOffsets[r])..<Int(timetable.routeStopOffsets[r + 1]) { served[Int(timetable.routeStops[i])] = true }
+        }
+        servedStops = served
+        feedNames = snapshot.feedIds.indices.map { f in
+            snapshot.agencies.filter { $0.feed == Int32(f) }.map(\.name).joined(separator: ", ")
+        }
+    }
+
+    /// The local date D of a query and the timetable days the model rides (D − 1, D, D + 1).
+    func when(_ time: QueryTime, origin: Coordinate) -> (t: Int64, zone: String, date: ServiceDate, days: [Int]) {
+        let zoneName = queryTimeZone(origin: origin)
+        let zone = zones[zoneName] ?? zones["UTC"]!
+        let t: Int64
+        switch time {
+        case .instant(let u): t = u
+        case .local(let y, let mo, let d, let h, let mi, let s):
+            let l = Int64(ServiceDate(year: y, month: mo, day: d)!.daysSinceEpoch) * 86_400 + Int64(h * 3600 + mi * 60 + s)
+            t = JourneyPlanner.instant(localSeconds: l, zone: zone)
+        }
+        let localSeconds = JourneyPlanner.localSeconds(t, zone)
+        let localDate = ServiceDate(daysSinceEpoch: Int32((localSeconds - (localSeconds % 86_400 + 86_400) % 86_400) / 86_400))
+        let d = Int(localDate.daysSinceEpoch - timetable.firstDay.daysSinceEpoch)
+        return (t, zoneName, localDate, [d - 1, d, d + 1])
     }
 
     /// The rides a query may use (modes, wheelchair).
@@ -335,20 +364,8 @@ public final class JourneyPlanner: Sendable {
         }
         let origin = try coordinate(of: query.from)
         let destination = try coordinate(of: query.to)
-        let zoneName = queryTimeZone(origin: origin)
-        let zone = zones[zoneName] ?? zones["UTC"]!
-        let t: Int64
-        switch query.time {
-        case .instant(let u): t = u
-        case .local(let y, let mo, let d, let h, let mi, let s):
-            let l = Int64(ServiceDate(year: y, month: mo, day: d)!.daysSinceEpoch) * 86_400 + Int64(h * 3600 + mi * 60 + s)
-            t = JourneyPlanner.instant(localSeconds: l, zone: zone)
-        }
         // D: the local date of T; rides of service dates D - 1, D and D + 1.
-        let localSeconds = JourneyPlanner.localSeconds(t, zone)
-        let localDate = ServiceDate(daysSinceEpoch: Int32((localSeconds - (localSeconds % 86_400 + 86_400) % 86_400) / 86_400))
-        let d = Int(localDate.daysSinceEpoch - timetable.firstDay.daysSinceEpoch)
-        let days = [d - 1, d, d + 1]
+        let (t, zoneName, _, days) = when(query.time, origin: origin)
 
         let access = walks(from: origin, p, filter)
         let egress = walks(from: destination, p, filter)

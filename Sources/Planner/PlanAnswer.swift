@@ -52,8 +52,10 @@ extension JourneyPlanner {
     /// inside the window (arrive-by: the earlier arrivals), de-duplicated, without rides
     /// that take longer than walking the whole way, at most `numItineraries`, ordered by
     /// departure and labelled. Throws, with a code and a
-    /// sentence, when there is no itinerary: `SAME_PLACE`, `NO_STOP_NEARBY`,
-    /// `OUTSIDE_SERVICE_PERIOD`, `NO_CONNECTION` (and `BAD_PARAMETER`, `UNKNOWN_STOP`, …).
+    /// sentence, when there is no itinerary: `SAME_PLACE`, `OUTSIDE_COVERAGE` (an end
+    /// outside every coverage region), `NO_STOP_NEARBY` (the request's own walking limit
+    /// or wheelchair filter leaves no stop), `OUTSIDE_SERVICE_PERIOD`, `NO_CONNECTION`
+    /// (and `BAD_PARAMETER`, `UNKNOWN_STOP`, …).
     public func answer(_ query: PlanQuery, numItineraries: Int = JourneyPlanner.defaultItineraries) throws(PlanError) -> PlanAnswer {
         guard (1...Self.maxItineraries).contains(numItineraries) else {
             throw PlanError("BAD_PARAMETER", "numItineraries is \(numItineraries): allowed are 1 to \(Self.maxItineraries)",
@@ -68,9 +70,28 @@ extension JourneyPlanner {
         if Geodesic.distance(origin, destination) < 1 {
             throw PlanError("SAME_PLACE", "The origin and the destination are the same place: there is nowhere to go.")
         }
+        // Coverage: both ends inside a region (near a stop with service on the model's days).
+        let days = when(query.time, origin: origin).days
+        var noServiceThen = false
+        for (end, point) in [("origin", origin), ("destination", destination)] {
+            switch coverage(of: point, days: days) {
+            case .inside: break
+            case .noServiceThen: noServiceThen = true
+            case .outside(let feed, let meters): throw outsideCoverage(end: end, feed: feed, meters: meters, inPeriod: false)
+            }
+        }
         var modelQuery = query
         modelQuery.window = nil
         let model = try plan(modelQuery)
+        // An end near stops that have no service then: the feed's period, when it is over
+        // or not begun, says why best; a walk may still be offered.
+        if noServiceThen && outsideServicePeriod(model, query.parameters) == nil {
+            for (end, point) in [("origin", origin), ("destination", destination)] {
+                if case .noServiceThen = coverage(of: point, days: days), let s = timetable.nearestStop(point) {
+                    throw outsideCoverage(end: end, feed: timetable.stopFeed[Int(s.stop)], meters: 0, inPeriod: true)
+                }
+            }
+        }
 
         // Candidates in order of priority: the model's answer first, in its order, then the
         // departures nearest the query time.

@@ -200,18 +200,49 @@ import TransitTesting
         #expect(short.options[0].itinerary.legs[0].instruction == "Walk 390 m (5 min) to your destination")
     }
 
-    @Test("far from any stop: NO_STOP_NEARBY, which end and how far")
+    @Test("far from any stop: OUTSIDE_COVERAGE with the nearest region and its distance; NO_STOP_NEARBY under a shorter walk")
     func farFromAnyStop() throws {
-        // 6 km out in the Pacific off Ocean Beach.
+        // 6 km out in the Pacific off Ocean Beach: outside every region.
         let sea = Coordinate(latitude: 37.76, longitude: -122.58)
         let error = #expect(throws: PlanError.self) {
             try Self.planner.answer(PlanQuery(from: .stop(feed: nil, id: "12TH"), to: .coordinate(sea), time: Self.at))
         }
-        #expect(error?.code == "NO_STOP_NEARBY")
-        #expect(error?.details["end"] == .text("destination"))
-        guard case .number(let meters)? = error?.details["nearestStopMeters"] else { Issue.record("no distance"); return }
-        #expect(meters > 10_000 && meters < 20_000, "\(meters)")
-        #expect(error?.message.contains("destination") == true && error?.message.contains("\(Int(meters)) m") == true)
+        #expect(error?.code == "OUTSIDE_COVERAGE")
+        #expect(error?.details["end"] == .text("destination") && error?.details["nearestRegion"] == .text("bart"))
+        guard case .number(let meters)? = error?.details["distanceMeters"] else { Issue.record("no distance"); return }
+        #expect(meters > 9_000 && meters < 20_000, "\(meters)")
+        #expect(error?.message.contains("Bay Area Rapid Transit") == true)
+
+        // 600 m from 12th St. (inside the region), but the request walks at most 400 m:
+        // NO_STOP_NEARBY, with the walk to the nearest stop (600 m × 1.3).
+        let near = Geodesic.destination(from: Self.planner.timetable.coordinate(ofStop: try Self.planner.resolveStop(nil, "12TH"))!,
+                                        azimuthDegrees: 300, meters: 600)
+        var p = RoutingParameters()
+        p.maxAccessWalk = 400
+        let short = #expect(throws: PlanError.self) {
+            try Self.planner.answer(PlanQuery(from: .coordinate(near), to: .stop(feed: nil, id: "SFIA"), time: Self.at, parameters: p))
+        }
+        #expect(short?.code == "NO_STOP_NEARBY" && short?.details["end"] == .text("origin"))
+        guard case .number(let walk)? = short?.details["nearestStopMeters"] else { Issue.record("no distance"); return }
+        #expect(abs(walk - 780) <= 1, "\(walk)")
+    }
+
+    @Test("just inside a region is served, just outside is refused")
+    func regionEdge() throws {
+        let tt = Self.planner.timetable
+        let r = JourneyPlanner.coverageRadius
+        let stops = (0..<tt.stopCount).filter { tt.stopRouteOffsets[$0 + 1] > tt.stopRouteOffsets[$0] }.map { tt.coordinate(ofStop: Int32($0))! }
+        // Dublin/Pleasanton, at the end of a line: points due east of it.
+        let dubl = tt.coordinate(ofStop: try Self.planner.resolveStop(nil, "DUBL"))!
+        func point(_ meters: Double) -> Coordinate { Geodesic.destination(from: dubl, azimuthDegrees: 90, meters: meters) }
+        #expect(stops.map { Geodesic.distance(point(r + 10), $0) }.min()! >= r + 9)
+        let inside = try Self.planner.answer(PlanQuery(from: .coordinate(point(r - 10)), to: .stop(feed: nil, id: "12TH"), time: Self.at))
+        #expect(!inside.options.isEmpty)
+        let outside = #expect(throws: PlanError.self) {
+            try Self.planner.answer(PlanQuery(from: .coordinate(point(r + 10)), to: .stop(feed: nil, id: "12TH"), time: Self.at))
+        }
+        #expect(outside?.code == "OUTSIDE_COVERAGE" && outside?.details["end"] == .text("origin"))
+        #expect(outside?.details["distanceMeters"] == .number(10))
     }
 
     @Test("same place, no connection, outside the service period: a code and a sentence")

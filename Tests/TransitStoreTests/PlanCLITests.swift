@@ -64,7 +64,7 @@ struct PlanCLITests {
         // No itinerary: a plain sentence and a failing status; --json gives the code.
         let far = try TransitBinary.run(["plan", "stop:12TH", "37.76,-122.58", "--at", "2018-06-05T08:30:00", "--gtfs", feed],
                                         databaseURL: nil)
-        #expect(far.status != 0 && far.stderr.contains("no stop within 1000 m walk of the destination"), "\(far.stderr)")
+        #expect(far.status != 0 && far.stderr.contains("The destination is outside the area this service covers"), "\(far.stderr)")
         let json = try TransitBinary.run(["plan", "stop:12TH", "stop:SFIA", "--at", "2031-01-07T08:00:00", "--json", "--gtfs", feed],
                                          databaseURL: nil)
         let error = (try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["error"] as? [String: Any]

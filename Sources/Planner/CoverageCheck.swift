@@ -1,0 +1,63 @@
+import Foundation
+import Geo
+import Raptor
+import TransitModel
+
+extension JourneyPlanner {
+    /// The beeline radius of the declared coverage regions: where a trip can start or end
+    /// under the default routing model (maxAccessWalk / walkDetourFactor, 769 m).
+    public static var coverageRadius: Double {
+        let p = RoutingParameters()
+        return p.maxAccessWalk / p.walkDetourFactor
+    }
+
+    /// Where a place stands against the coverage regions on the model's days.
+    enum CoverageStanding {
+        /// Within the radius of a stop with service on one of the days.
+        case inside
+        /// Within the radius only of stops without service on those days.
+        case noServiceThen
+        /// Outside every region: the nearest region's feed and how far its edge is.
+        case outside(feed: Int32, meters: Double)
+    }
+
+    func coverage(of point: Coordinate, days: [Int]) -> CoverageStanding {
+        let tt = timetable
+        let r = Self.coverageRadius
+        var nearServed = false
+        for s in tt.stopsNear(point, beelineMeters: r) where servedStops[Int(s.stop)] {
+            nearServed = true
+            let stop = Int(s.stop)
+            for i in Int(tt.stopRouteOffsets[stop])..<Int(tt.stopRouteOffsets[stop + 1]) {
+                let route = tt.routeService[Int(tt.stopRouteRoute[i])]
+                if days.contains(where: { tt.serviceRuns(route, day: $0) }) { return .inside }
+            }
+        }
+        if nearServed { return .noServiceThen }
+        // The nearest stop with service at all: its region's edge is the radius nearer.
+        guard var nearest = tt.nearestStop(point) else { return .outside(feed: -1, meters: .infinity) }
+        if !servedStops[Int(nearest.stop)] {
+            let wider = tt.stopsNear(point, beelineMeters: nearest.meters + 5_000).first { servedStops[Int($0.stop)] }
+            if let wider { nearest = wider }
+        }
+        return .outside(feed: tt.stopFeed[Int(nearest.stop)], meters: max(0, nearest.meters - r))
+    }
+
+    /// OUTSIDE_COVERAGE for one end: which end, the nearest region, how far its edge is.
+    func outsideCoverage(end: String, feed: Int32, meters: Double, inPeriod: Bool) -> PlanError {
+        let snapshot = timetable.snapshot
+        guard feed >= 0 else {
+            return PlanError("OUTSIDE_COVERAGE", "The \(end) is outside the area this service covers: no feed is loaded.",
+                             details: ["end": .text(end)])
+        }
+        let id = snapshot.feedIds[Int(feed)], name = feedNames[Int(feed)]
+        let region = name.isEmpty ? id : "\(name) (\(id))"
+        let message = inPeriod
+            ? "The \(end) is outside the area served on that day: no stop near it has service then; the nearest area with service is \(region)."
+            : "The \(end) is outside the area this service covers: the nearest region is \(region), "
+              + (meters < 1000 ? "\(Int(meters.rounded(.up))) m" : ItineraryText.distance(meters)) + " away."
+        var details: [String: PlanDetail] = ["end": .text(end), "nearestRegion": .text(id), "regionName": .text(name)]
+        if !inPeriod { details["distanceMeters"] = .number(meters.rounded()) }
+        return PlanError("OUTSIDE_COVERAGE", message, details: details)
+    }
+}
