@@ -173,6 +173,39 @@ public enum CoverageBuilder {
         return best ?? kit.fillHoles(exact)
     }
 
+    /// Regions whose areas come within a radius of each other (the feeds of one city)
+    /// and their union, computed like a region from all their stops with service.
+    public static func unions(_ regions: [CoverageRegion], timetable tt: Timetable) -> [CoverageUnion] {
+        // Groups by overlapping bounding boxes (grown by the radius), merged transitively.
+        func box(_ r: CoverageRegion) -> (Double, Double, Double, Double) {
+            let all = r.exact.flatMap { $0[0] }
+            return (all.map(\.latitude).min()!, all.map(\.latitude).max()!, all.map(\.longitude).min()!, all.map(\.longitude).max()!)
+        }
+        let boxes = regions.map(box)
+        var group = Array(regions.indices)
+        func find(_ i: Int) -> Int { group[i] == i ? i : find(group[i]) }
+        for i in regions.indices {
+            for j in regions.indices where j > i {
+                let a = boxes[i], b = boxes[j]
+                if a.0 <= b.1 && b.0 <= a.1 && a.2 <= b.3 && b.2 <= a.3 { group[find(j)] = find(i) }
+            }
+        }
+        var out: [CoverageUnion] = []
+        for root in Set(regions.indices.map(find)).sorted() {
+            let members = regions.indices.filter { find($0) == root }
+            guard members.count > 1 else { continue }
+            let coords = members.flatMap { regions[$0].servedStops }.map { tt.coordinate(ofStop: $0)! }
+            let center = Coordinate(latitude: coords.map(\.latitude).reduce(0, +) / Double(coords.count),
+                                    longitude: coords.map(\.longitude).reduce(0, +) / Double(coords.count))
+            guard let projection = try? LocalProjection(center: center) else { continue }
+            let kit = GeometryKit()
+            let g = kit.discUnion(projection.project(coords), radius: regions[members[0]].radiusMeters)
+            out.append(CoverageUnion(feeds: members.map { regions[$0].feedId }, areaKm2: kit.area(g) / 1e6, polygons: kit.count(g)))
+            kit.destroy(g)
+        }
+        return out
+    }
+
     /// Twice the signed area of a ring in degrees (longitude x, latitude y): positive when
     /// counter-clockwise.
     public static func signedArea(_ ring: [Coordinate]) -> Double { ringSignedArea(ring) }

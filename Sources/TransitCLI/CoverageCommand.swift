@@ -10,21 +10,32 @@ struct CoverageCommand: ParsableCommand {
         abstract: "Where each feed really serves: regions, modes, agencies, service period, and their export for phones.",
         discussion: """
             A region is where a trip can start or end under the routing model: within \
-            maxAccessWalk / walkDetourFactor (769 m by default) of a stop with service. \
-            --geojson writes each region's export (Apple's routing-app coverage file rules: one \
-            MultiPolygon, at most 20 polygons, no holes, counter-clockwise) to DIR/FEED.geojson.
+            maxAccessWalk / walkDetourFactor (769 m by default) of a stop with service. Prints \
+            one row per region, the union of regions that touch, the export checks and notes \
+            on anything doubtful. --geojson writes each region's export (Apple's routing-app \
+            coverage file rules: one MultiPolygon, at most 20 polygons, no holes, \
+            counter-clockwise) to DIR/FEED.geojson.
             """
     )
 
-    @Flag(help: "Print the regions as JSON.") var json = false
+    @Flag(help: "Print the report as JSON.") var json = false
     @Option(help: ArgumentHelp("Write each region's export to DIR/FEED.geojson.", valueName: "dir")) var geojson: String?
+    @Option(help: ArgumentHelp("Write the report as Markdown to this file.", valueName: "file")) var markdown: String?
+    @Option(help: ArgumentHelp("Judge finished service against this date (default: today).", valueName: "yyyy-mm-dd")) var today: String?
     @OptionGroup var source: TimetableSourceOptions
+
+    func validate() throws {
+        if let today, ServiceDate.parse(today.replacingOccurrences(of: "-", with: "")) == nil { throw ValidationError("--today \"\(today)\" is not a date such as 2026-11-21") }
+    }
 
     func run() throws {
         try runReportingErrors {
             let tt = try source.loadTimetable()
             let regions: [CoverageRegion]
             do { regions = try CoverageBuilder.regions(tt) } catch { throw CLIError("\(error)") }
+            let now = Int32(Date().timeIntervalSince1970 / 86_400)
+            let report = CoverageReport.make(regions, timetable: tt,
+                                             today: today.flatMap { ServiceDate.parse($0.replacingOccurrences(of: "-", with: "")) } ?? ServiceDate(daysSinceEpoch: now))
             if let geojson {
                 try FileManager.default.createDirectory(atPath: geojson, withIntermediateDirectories: true)
                 for r in regions {
@@ -33,36 +44,11 @@ struct CoverageCommand: ParsableCommand {
                     Output.err("wrote \(path)")
                 }
             }
-            if json {
-                let list: [[String: Any]] = regions.map { r in
-                    var o: [String: Any] = [
-                        "feed": r.feedId, "name": r.name, "agencies": r.agencies, "modes": r.modes.map(\.rawValue),
-                        "tripsPerMode": r.tripsPerMode, "stops": r.stops, "routes": r.routes, "trips": r.trips,
-                        "tripsOnBusiestDay": r.tripsOnBusiestDay, "radiusMeters": r.radiusMeters,
-                        "exactAreaKm2": (r.exactAreaKm2 * 100).rounded() / 100, "exportAreaKm2": (r.exportAreaKm2 * 100).rounded() / 100,
-                        "exportRatio": (r.exportRatio * 1000).rounded() / 1000, "polygons": r.exact.count,
-                        "exportPolygons": r.export.count, "exportPoints": r.exportPoints, "export": CoverageExport.geoJSON(r.export),
-                    ]
-                    if let d = r.firstDate { o["firstDate"] = d.iso8601 }
-                    if let d = r.lastDate { o["lastDate"] = d.iso8601 }
-                    if let d = r.busiestDay { o["busiestDay"] = d.iso8601 }
-                    return o
-                }
-                print(PlanAnswerJSON.encode(["regions": list]))
-                return
+            if let markdown {
+                try Data(report.markdown().utf8).write(to: URL(fileURLWithPath: markdown))
+                Output.err("wrote \(markdown)")
             }
-            var rows = [["feed", "modes", "period", "stops", "routes", "trips/day", "km² exact", "km² export", "ratio", "polygons", "points"]]
-            for r in regions {
-                rows.append([r.feedId, r.modes.map(\.noun).joined(separator: ", "),
-                             "\(r.firstDate?.iso8601 ?? "–") – \(r.lastDate?.iso8601 ?? "–")", Output.grouped(r.stops),
-                             Output.grouped(r.routes), Output.grouped(r.tripsOnBusiestDay), String(format: "%.1f", r.exactAreaKm2),
-                             String(format: "%.1f", r.exportAreaKm2), String(format: "%.2f×", r.exportRatio),
-                             "\(r.exact.count) → \(r.export.count)", "\(r.exportPoints)"])
-            }
-            let widths = (0..<rows[0].count).map { c in rows.map { $0[c].count }.max()! }
-            for row in rows {
-                print(row.enumerated().map { c, v in Output.pad(v, widths[c], right: c >= 3) }.joined(separator: "  "))
-            }
+            if json { print(PlanAnswerJSON.encode(report.json())) } else { print(report.text(), terminator: "") }
         }
     }
 }

@@ -1,0 +1,51 @@
+import Coverage
+import Foundation
+import GTFS
+import Testing
+import Timetable
+import TransitModel
+
+/// The coverage report's text for three bundled feeds (two of them touching), compared
+/// with `Tests/Golden/coverage-report.txt`; re-record on purpose with
+/// `TRANSIT_RECORD_GOLDEN=1` and review the diff. Markdown and JSON carry the same data.
+@Suite struct CoverageReportTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func report() throws -> CoverageReport {
+        let parts = try ["bart-2018", "caltrain", "google-sample"].map {
+            try SnapshotSink.load(path: root.appendingPathComponent("Data/\($0).zip").path, feedId: $0).0
+        }
+        let tt = try TimetableBuilder.build(FeedSnapshot.merging(parts))
+        return CoverageReport.make(try CoverageBuilder.regions(tt), timetable: tt, today: ServiceDate(year: 2019, month: 1, day: 1)!)
+    }
+
+    @Test("golden text: table, union, notes")
+    func goldenText() throws {
+        let text = try Self.report().text()
+        let url = Self.root.appendingPathComponent("Tests/Golden/coverage-report.txt")
+        if ProcessInfo.processInfo.environment["TRANSIT_RECORD_GOLDEN"] != nil {
+            try Data(text.utf8).write(to: url)
+            return
+        }
+        let recorded = try #require(try? String(contentsOf: url, encoding: .utf8), "no golden file: record with TRANSIT_RECORD_GOLDEN=1")
+        #expect(recorded == text, "the report differs from \(url.lastPathComponent):\n\(text)")
+    }
+
+    @Test("the report says what is doubtful, and Markdown and JSON carry the same regions")
+    func notesAndForms() throws {
+        let r = try Self.report()
+        #expect(r.regions.map(\.feedId) == ["bart-2018", "caltrain", "google-sample"])
+        #expect(r.unions.map(\.feeds) == [["bart-2018", "caltrain"]])
+        let sum = r.regions[0].exactAreaKm2 + r.regions[1].exactAreaKm2
+        #expect(r.unions[0].areaKm2 < sum && r.unions[0].areaKm2 > sum * 0.9, "they touch at Millbrae: a little overlap")
+        #expect(r.notes.contains("google-sample: service ended on 2010-12-31"))
+        #expect(r.notes.contains { $0.hasPrefix("google-sample: stop FUR_CREEK_RES") })
+        #expect(!r.notes.contains { $0.hasPrefix("bart-2018: stop") }, "stations kilometres apart are normal for a metro")
+        #expect(r.problems.values.allSatisfy { $0.isEmpty })
+        let md = r.markdown()
+        #expect(md.contains("| bart-2018 | metro | Bay Area Rapid Transit |"))
+        #expect(md.contains("## Notes"))
+        let json = r.json()
+        #expect((json["regions"] as? [[String: Any]])?.map { $0["feed"] as? String } == ["bart-2018", "caltrain", "google-sample"])
+    }
+}
