@@ -227,6 +227,21 @@ import TransitTesting
         #expect(abs(walk - 780) <= 1, "\(walk)")
     }
 
+    @Test("a stop without service on the query's days does not extend the region for that query")
+    func weekendOnlyStation() throws {
+        // Caltrain's Atherton station had weekend service only in 2009.
+        let (snapshot, _) = try SnapshotSink.load(path: ReferenceComparisonTests.feedPath("caltrain.zip"), feedId: "caltrain")
+        let caltrain = JourneyPlanner(timetable: try TimetableBuilder.build(snapshot))
+        func query(_ day: Int) -> PlanQuery {
+            PlanQuery(from: .stop(feed: nil, id: "Atherton Caltrain"), to: .stop(feed: nil, id: "San Francisco Caltrain"),
+                      time: .local(year: 2009, month: 3, day: day, hour: 8, minute: 0, second: 0))
+        }
+        let tuesday = #expect(throws: PlanError.self) { try caltrain.answer(query(3)) }
+        #expect(tuesday?.code == "OUTSIDE_COVERAGE" && tuesday?.details["end"] == .text("origin"))
+        #expect(tuesday?.message.contains("no stop near it has service then") == true)
+        #expect(try !caltrain.answer(query(7)).options.isEmpty, "Saturday: served")
+    }
+
     @Test("just inside a region is served, just outside is refused")
     func regionEdge() throws {
         let tt = Self.planner.timetable
