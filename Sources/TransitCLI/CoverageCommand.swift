@@ -21,6 +21,8 @@ struct CoverageCommand: ParsableCommand {
     @Flag(help: "Print the report as JSON.") var json = false
     @Option(help: ArgumentHelp("Write each region's export to DIR/FEED.geojson.", valueName: "dir")) var geojson: String?
     @Option(help: ArgumentHelp("Write the report as Markdown to this file.", valueName: "file")) var markdown: String?
+    @Option(help: ArgumentHelp("Draw the regions, their exports, stops and routes as an SVG picture in this file.", valueName: "file"))
+    var svg: String?
     @Option(help: ArgumentHelp("Judge finished service against this date (default: today).", valueName: "yyyy-mm-dd")) var today: String?
     @OptionGroup var source: TimetableSourceOptions
 
@@ -47,6 +49,10 @@ struct CoverageCommand: ParsableCommand {
             if let markdown {
                 try Data(report.markdown().utf8).write(to: URL(fileURLWithPath: markdown))
                 Output.err("wrote \(markdown)")
+            }
+            if let svg {
+                try Data(CoverageSVG.render(regions, timetable: tt).utf8).write(to: URL(fileURLWithPath: svg))
+                Output.err("wrote \(svg)")
             }
             if json { print(PlanAnswerJSON.encode(report.json())) } else { print(report.text(), terminator: "") }
         }
