@@ -35,7 +35,7 @@ let package = Package(
         // Coverage regions: where each feed serves (GEOS for unions and simplification).
         .target(name: "Coverage", dependencies: ["Timetable", "TransitModel", "Geo", "Planner", "CGEOS"]),
         .executableTarget(name: "TransitCLI", dependencies: [
-            "TransitModel", "GTFS", "TransitStore", "Timetable", "Raptor", "Planner", "Coverage",
+            "TransitModel", "GTFS", "TransitStore", "Timetable", "Raptor", "Planner", "Coverage", "Geo",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .target(name: "TransitTesting", dependencies: ["GTFS", "TransitStore", "TransitModel", "Geo"]),

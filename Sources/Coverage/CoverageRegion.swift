@@ -58,6 +58,9 @@ public enum CoverageBuilder {
     public static let targetPoints = 20
     /// Largest export area over exact area accepted while simplifying.
     public static let maxRatio = 1.45
+    /// Width of the corridors that join islands of service when there are more than
+    /// `maxPolygons` (meters).
+    public static let corridorWidth = 100.0
 
     /// One region per feed that has any stop with service.
     public static func regions(_ tt: Timetable, parameters p: RoutingParameters = RoutingParameters()) throws -> [CoverageRegion] {
@@ -78,15 +81,16 @@ public enum CoverageBuilder {
         return out
     }
 
-    static func region(_ tt: Timetable, feed f: Int, stops: [Int32], routeRuns: [Bool], _ p: RoutingParameters) throws -> CoverageRegion {
-        let s = tt.snapshot
+    /// The exact area around stops and its export: (polygons with holes, km², export
+    /// polygons, km²).
+    static func areas(_ tt: Timetable, stops: [Int32], radius: Double) throws
+        -> (exact: [[[Coordinate]]], exactKm2: Double, export: [[Coordinate]], exportKm2: Double) {
         let coords = stops.map { tt.coordinate(ofStop: $0)! }
         let center = Coordinate(latitude: coords.map(\.latitude).reduce(0, +) / Double(coords.count),
                                 longitude: coords.map(\.longitude).reduce(0, +) / Double(coords.count))
         let projection: LocalProjection
         do { projection = try LocalProjection(center: center) } catch { throw CoverageError.projection("\(error)") }
         let xy = projection.project(coords)
-        let radius = p.maxAccessWalk / p.walkDetourFactor
         let kit = GeometryKit()
         // The exact area: 64-gon discs (vertices on the circle: at most 0.9 m inside it).
         let exact = kit.discUnion(xy, radius: radius)
@@ -102,6 +106,21 @@ public enum CoverageBuilder {
             if ringSignedArea(ring) < 0 { ring.reverse() }
             return ring
         }
+        return (exactPolygons, exactArea / 1e6, exportPolygons, kit.area(exportGeometry) / 1e6)
+    }
+
+    /// One export for several regions together (the feeds of one city in one file):
+    /// computed like a region from all their stops with service.
+    public static func combinedExport(_ regions: [CoverageRegion], timetable tt: Timetable)
+        throws -> (export: [[Coordinate]], exactKm2: Double, exportKm2: Double) {
+        let a = try areas(tt, stops: regions.flatMap(\.servedStops), radius: regions.first?.radiusMeters ?? 769)
+        return (a.export, a.exactKm2, a.exportKm2)
+    }
+
+    static func region(_ tt: Timetable, feed f: Int, stops: [Int32], routeRuns: [Bool], _ p: RoutingParameters) throws -> CoverageRegion {
+        let s = tt.snapshot
+        let radius = p.maxAccessWalk / p.walkDetourFactor
+        let (exactPolygons, exactKm2, exportPolygons, exportKm2) = try areas(tt, stops: stops, radius: radius)
 
         // Declared facts.
         let agencies = s.agencies.filter { $0.feed == Int32(f) }.map(\.name)
@@ -131,28 +150,20 @@ public enum CoverageBuilder {
             lastDate: lastDay >= 0 ? tt.firstDay.adding(days: lastDay) : nil,
             stops: stops.count, routes: routes.count, trips: trips,
             tripsOnBusiestDay: busiest.map { perDay[$0] } ?? 0, busiestDay: busiest.map { tt.firstDay.adding(days: $0) },
-            radiusMeters: radius, exact: exactPolygons, exactAreaKm2: exactArea / 1e6,
-            export: exportPolygons, exportAreaKm2: kit.area(exportGeometry) / 1e6, servedStops: stops)
+            radiusMeters: radius, exact: exactPolygons, exactAreaKm2: exactKm2,
+            export: exportPolygons, exportAreaKm2: exportKm2, servedStops: stops)
     }
 
-    /// The export: holes filled, islands closed together until at most `maxPolygons`
-    /// remain (morphological closing, which only ever adds area), then each outline
+    /// The export: holes filled, islands joined by thin corridors, nearest first, until at
+    /// most `maxPolygons` remain, then each outline
     /// pushed out by `t` and simplified with tolerance `t` (so it stays around the exact
     /// area), `t` growing until every polygon has at most `targetPoints` points or the
     /// area would pass `maxRatio` times the exact one. Every stop stays inside: it lies
     /// a whole radius inside the exact outline.
     static func makeExport(_ kit: GeometryKit, _ exact: OpaquePointer, exactArea: Double, stops: [(x: Double, y: Double)]) -> OpaquePointer {
-        var merged = kit.fillHoles(exact)
-        var d = 250.0
-        while kit.count(merged) > maxPolygons {
-            let grown = kit.buffer(exact, d)
-            let closed = kit.buffer(grown, -d)
-            kit.destroy(grown)
-            kit.destroy(merged)
-            merged = kit.fillHoles(closed)
-            kit.destroy(closed)
-            d *= 2
-        }
+        let filled = kit.fillHoles(exact)
+        let joined = kit.count(filled) > maxPolygons ? kit.join(filled, limit: maxPolygons, width: corridorWidth) : nil
+        let merged = joined.map { j -> OpaquePointer in kit.destroy(filled); let f = kit.fillHoles(j); kit.destroy(j); return f } ?? filled
         var best: OpaquePointer?
         for t in [10.0, 25, 50, 75, 100, 150, 200, 300, 400, 500, 650, 800, 1000, 1300, 1600, 2000, 2500, 3200] {
             let grown = kit.buffer(merged, t)

@@ -101,6 +101,48 @@ final class GeometryKit {
 
     func count(_ g: OpaquePointer) -> Int { Int(GEOSGetNumGeometries_r(h, g)) }
 
+    /// Joins the polygons of `g` (holes filled) pairwise, nearest gaps first, by corridors
+    /// `width` wide along the shortest line between them, until at most `limit` remain.
+    /// A corridor adds little area (gap × width), where closing (buffer out and back in)
+    /// fills whole bays between stations.
+    func join(_ g: OpaquePointer, limit: Int, width: Double) -> OpaquePointer {
+        var parts: [OpaquePointer?] = polygons(g).map { make([[$0[0]]]) }
+        var gap = [[Double]](repeating: [Double](repeating: .infinity, count: parts.count), count: parts.count)
+        func distance(_ a: OpaquePointer, _ b: OpaquePointer) -> Double {
+            var d = 0.0
+            _ = GEOSDistance_r(h, a, b, &d)
+            return d
+        }
+        for i in parts.indices { for j in parts.indices where j > i { gap[i][j] = distance(parts[i]!, parts[j]!); gap[j][i] = gap[i][j] } }
+        var alive = parts.count
+        while alive > limit {
+            var best = (i: -1, j: -1, d: Double.infinity)
+            for i in parts.indices where parts[i] != nil {
+                for j in parts.indices where j > i && parts[j] != nil && gap[i][j] < best.d { best = (i, j, gap[i][j]) }
+            }
+            guard best.i >= 0, let a = parts[best.i], let b = parts[best.j] else { break }
+            let ends = GEOSNearestPoints_r(h, a, b)!
+            let line = GEOSGeom_createLineString_r(h, ends)!
+            let corridor = GEOSBuffer_r(h, line, width / 2, 2)!
+            let ab = GEOSUnion_r(h, a, b)!
+            let joined = GEOSUnion_r(h, ab, corridor)!
+            for x in [line, corridor, ab, a, b] { destroy(x) }
+            parts[best.i] = joined
+            parts[best.j] = nil
+            alive -= 1
+            for k in parts.indices where k != best.i {
+                gap[best.j][k] = .infinity; gap[k][best.j] = .infinity
+                if let other = parts[k] { gap[best.i][k] = distance(joined, other); gap[k][best.i] = gap[best.i][k] }
+            }
+        }
+        var rest = parts.compactMap { $0 }.map { Optional($0) }
+        let collection = rest.withUnsafeMutableBufferPointer {
+            GEOSGeom_createCollection_r(h, Int32(GEOS_GEOMETRYCOLLECTION.rawValue), $0.baseAddress, UInt32($0.count))!
+        }
+        defer { destroy(collection) }
+        return GEOSUnaryUnion_r(h, collection)!
+    }
+
     /// Whether `g` contains every point.
     func containsAll(_ g: OpaquePointer, _ points: [(x: Double, y: Double)]) -> Bool {
         guard let prepared = GEOSPrepare_r(h, g) else { return false }

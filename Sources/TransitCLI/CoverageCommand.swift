@@ -1,6 +1,7 @@
 import ArgumentParser
 import Coverage
 import Foundation
+import Geo
 import Planner
 import TransitModel
 
@@ -19,7 +20,8 @@ struct CoverageCommand: ParsableCommand {
     )
 
     @Flag(help: "Print the report as JSON.") var json = false
-    @Option(help: ArgumentHelp("Write each region's export to DIR/FEED.geojson.", valueName: "dir")) var geojson: String?
+    @Option(help: ArgumentHelp("Write each region's export to DIR/FEED.geojson; or, when the path ends in .geojson, one export for all the regions together (the feeds of one city).", valueName: "path"))
+    var geojson: String?
     @Option(help: ArgumentHelp("Write the report as Markdown to this file.", valueName: "file")) var markdown: String?
     @Option(help: ArgumentHelp("Draw the regions, their exports, stops and routes as an SVG picture in this file.", valueName: "file"))
     var svg: String?
@@ -38,7 +40,17 @@ struct CoverageCommand: ParsableCommand {
             let now = Int32(Date().timeIntervalSince1970 / 86_400)
             let report = CoverageReport.make(regions, timetable: tt,
                                              today: today.flatMap { ServiceDate.parse($0.replacingOccurrences(of: "-", with: "")) } ?? ServiceDate(daysSinceEpoch: now))
-            if let geojson {
+            if let geojson, geojson.hasSuffix(".geojson") {
+                guard report.unions.count == 1 && report.unions[0].feeds.count == regions.count || regions.count == 1 else {
+                    throw CLIError("one file for all regions needs regions that touch (the feeds of one city); these are apart: "
+                                   + "give a directory for one file per feed, or --feed to choose")
+                }
+                let combined: (export: [[Coordinate]], exactKm2: Double, exportKm2: Double)
+                do { combined = try CoverageBuilder.combinedExport(regions, timetable: tt) } catch { throw CLIError("\(error)") }
+                try Data(CoverageExport.text(combined.export).utf8).write(to: URL(fileURLWithPath: geojson))
+                Output.err(String(format: "wrote %@: %d polygons, %.1f km² (%.2f× the exact %.1f km²)", geojson, combined.export.count,
+                                  combined.exportKm2, combined.exportKm2 / combined.exactKm2, combined.exactKm2))
+            } else if let geojson {
                 try FileManager.default.createDirectory(atPath: geojson, withIntermediateDirectories: true)
                 for r in regions {
                     let path = (geojson as NSString).appendingPathComponent("\(r.feedId).geojson")

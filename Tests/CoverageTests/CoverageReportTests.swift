@@ -1,6 +1,7 @@
 import Coverage
 import Foundation
 import GTFS
+import Geo
 import Testing
 import Timetable
 import TransitModel
@@ -29,6 +30,21 @@ import TransitModel
         }
         let recorded = try #require(try? String(contentsOf: url, encoding: .utf8), "no golden file: record with TRANSIT_RECORD_GOLDEN=1")
         #expect(recorded == text, "the report differs from \(url.lastPathComponent):\n\(text)")
+    }
+
+    @Test("one export for the feeds of one city together: valid, around every stop of both")
+    func combinedExport() throws {
+        let parts = try ["bart-2018", "caltrain"].map {
+            try SnapshotSink.load(path: Self.root.appendingPathComponent("Data/\($0).zip").path, feedId: $0).0
+        }
+        let tt = try TimetableBuilder.build(FeedSnapshot.merging(parts))
+        let regions = try CoverageBuilder.regions(tt)
+        let combined = try CoverageBuilder.combinedExport(regions, timetable: tt)
+        let geo = try #require(try JSONSerialization.jsonObject(with: Data(CoverageExport.text(combined.export).utf8)) as? [String: Any])
+        #expect(CoverageRegionTests.validate(geo).isEmpty, "\(CoverageRegionTests.validate(geo))")
+        let stops = regions.flatMap(\.servedStops).map { tt.coordinate(ofStop: $0)! }
+        #expect(stops.allSatisfy { c in combined.export.contains { CoverageRegionTests.inside(c, $0) } })
+        #expect(combined.exportKm2 / combined.exactKm2 < 1.5)
     }
 
     @Test("the report says what is doubtful, and Markdown and JSON carry the same regions")
