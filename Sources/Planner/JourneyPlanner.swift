@@ -216,6 +216,8 @@ public final class JourneyPlanner: Sendable {
     let servedStops: [Bool]
     /// Feed index -> its agencies' names, joined (the region's name).
     let feedNames: [String]
+    /// Counted once: every wheelchair answer says how much is unknown.
+    let unknownAccessibility: (stops: Int, boardableStops: Int, trips: Int, allTrips: Int)
 
     public init(timetable: Timetable) {
         self.timetable = timetable
@@ -252,6 +254,7 @@ public final class JourneyPlanner: Sendable {
             for i in Int(timetable.routeStopOffsets[r])..<Int(timetable.routeStopOffsets[r + 1]) { served[Int(timetable.routeStops[i])] = true }
         }
         servedStops = served
+        unknownAccessibility = Self.countUnknownAccessibility(timetable)
         feedNames = snapshot.feedIds.indices.map { f in
             snapshot.agencies.filter { $0.feed == Int32(f) }.map(\.name).joined(separator: ", ")
         }
@@ -282,7 +285,9 @@ public final class JourneyPlanner: Sendable {
 
     /// How many boardable stops and trips have no accessibility information (they count
     /// as not accessible), and how many there are.
-    public func accessibilityUnknown() -> (stops: Int, boardableStops: Int, trips: Int, allTrips: Int) {
+    public func accessibilityUnknown() -> (stops: Int, boardableStops: Int, trips: Int, allTrips: Int) { unknownAccessibility }
+
+    static func countUnknownAccessibility(_ timetable: Timetable) -> (stops: Int, boardableStops: Int, trips: Int, allTrips: Int) {
         let snapshot = timetable.snapshot
         var stops = 0, boardable = 0
         for (i, s) in snapshot.stops.enumerated() where timetable.stopBoardable[i] {
