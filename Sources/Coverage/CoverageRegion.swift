@@ -66,12 +66,8 @@ public enum CoverageBuilder {
     public static func regions(_ tt: Timetable, parameters p: RoutingParameters = RoutingParameters()) throws -> [CoverageRegion] {
         let s = tt.snapshot
         // Stops with service: on a route whose service runs on some day.
-        var served = [Bool](repeating: false, count: tt.stopCount)
-        var routeRuns = [Bool](repeating: false, count: tt.routeCount)
-        for r in 0..<tt.routeCount where (0..<tt.dayCount).contains(where: { tt.serviceRuns(tt.routeService[r], day: $0) }) {
-            routeRuns[r] = true
-            for i in Int(tt.routeStopOffsets[r])..<Int(tt.routeStopOffsets[r + 1]) { served[Int(tt.routeStops[i])] = true }
-        }
+        let routeRuns = tt.routesWithService()
+        let served = tt.stopsWithService(routes: routeRuns)
         var out: [CoverageRegion] = []
         for f in 0..<s.feedIds.count {
             let stops = (0..<tt.stopCount).filter { served[$0] && tt.stopFeed[$0] == Int32(f) && tt.coordinate(ofStop: Int32($0)) != nil }
@@ -86,10 +82,7 @@ public enum CoverageBuilder {
     static func areas(_ tt: Timetable, stops: [Int32], radius: Double) throws
         -> (exact: [[[Coordinate]]], exactKm2: Double, export: [[Coordinate]], exportKm2: Double) {
         let coords = stops.map { tt.coordinate(ofStop: $0)! }
-        let center = Coordinate(latitude: coords.map(\.latitude).reduce(0, +) / Double(coords.count),
-                                longitude: coords.map(\.longitude).reduce(0, +) / Double(coords.count))
-        let projection: LocalProjection
-        do { projection = try LocalProjection(center: center) } catch { throw CoverageError.projection("\(error)") }
+        let projection = try localProjection(coords)
         let xy = projection.project(coords)
         let kit = GeometryKit()
         // The exact area: 64-gon discs (vertices on the circle: at most 0.9 m inside it).
@@ -107,6 +100,13 @@ public enum CoverageBuilder {
             return ring
         }
         return (exactPolygons, exactArea / 1e6, exportPolygons, kit.area(exportGeometry) / 1e6)
+    }
+
+    /// A local azimuthal equidistant projection centred on the mean of `coords`.
+    static func localProjection(_ coords: [Coordinate]) throws -> LocalProjection {
+        let center = Coordinate(latitude: coords.map(\.latitude).reduce(0, +) / Double(coords.count),
+                                longitude: coords.map(\.longitude).reduce(0, +) / Double(coords.count))
+        do { return try LocalProjection(center: center) } catch { throw CoverageError.projection("\(error)") }
     }
 
     /// One export for several regions together (the feeds of one city in one file):
@@ -206,9 +206,7 @@ public enum CoverageBuilder {
             let members = regions.indices.filter { find($0) == root }
             guard members.count > 1 else { continue }
             let coords = members.flatMap { regions[$0].servedStops }.map { tt.coordinate(ofStop: $0)! }
-            let center = Coordinate(latitude: coords.map(\.latitude).reduce(0, +) / Double(coords.count),
-                                    longitude: coords.map(\.longitude).reduce(0, +) / Double(coords.count))
-            guard let projection = try? LocalProjection(center: center) else { continue }
+            guard let projection = try? localProjection(coords) else { continue }
             let kit = GeometryKit()
             let g = kit.discUnion(projection.project(coords), radius: regions[members[0]].radiusMeters)
             out.append(CoverageUnion(feeds: members.map { regions[$0].feedId }, areaKm2: kit.area(g) / 1e6, polygons: kit.count(g)))

@@ -249,11 +249,7 @@ public final class JourneyPlanner: Sendable {
             periods[f] = periods[f].map { (min($0.first, a), max($0.last, b)) } ?? (a, b)
         }
         servicePeriods = periods
-        var served = [Bool](repeating: false, count: timetable.stopCount)
-        for r in 0..<timetable.routeCount where (0..<timetable.dayCount).contains(where: { timetable.serviceRuns(timetable.routeService[r], day: $0) }) {
-            for i in Int(timetable.routeStopOffsets[r])..<Int(timetable.routeStopOffsets[r + 1]) { served[Int(timetable.routeStops[i])] = true }
-        }
-        servedStops = served
+        servedStops = timetable.stopsWithService()
         unknownAccessibility = Self.countUnknownAccessibility(timetable)
         feedNames = snapshot.feedIds.indices.map { f in
             snapshot.agencies.filter { $0.feed == Int32(f) }.map(\.name).joined(separator: ", ")
@@ -271,8 +267,7 @@ public final class JourneyPlanner: Sendable {
             let l = Int64(ServiceDate(year: y, month: mo, day: d)!.daysSinceEpoch) * 86_400 + Int64(h * 3600 + mi * 60 + s)
             t = JourneyPlanner.instant(localSeconds: l, zone: zone)
         }
-        let localSeconds = JourneyPlanner.localSeconds(t, zone)
-        let localDate = ServiceDate(daysSinceEpoch: Int32((localSeconds - (localSeconds % 86_400 + 86_400) % 86_400) / 86_400))
+        let localDate = JourneyPlanner.localDate(t, zone)
         let d = Int(localDate.daysSinceEpoch - timetable.firstDay.daysSinceEpoch)
         return (t, zoneName, localDate, [d - 1, d, d + 1])
     }
@@ -341,6 +336,12 @@ public final class JourneyPlanner: Sendable {
     /// The wall-clock time of a UTC instant in `zone`, as seconds since 1970-01-01 00:00 local.
     public static func localSeconds(_ t: Int64, _ zone: TimeZone) -> Int64 {
         t + Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(t))))
+    }
+
+    /// The local calendar date of a UTC instant in `zone`.
+    public static func localDate(_ t: Int64, _ zone: TimeZone) -> ServiceDate {
+        let l = localSeconds(t, zone)
+        return ServiceDate(daysSinceEpoch: Int32((l - ((l % 86_400) + 86_400) % 86_400) / 86_400))
     }
 
     /// UTC seconds for a local time; in a DST gap or a repeated hour, the offset in force

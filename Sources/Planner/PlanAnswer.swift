@@ -72,22 +72,19 @@ extension JourneyPlanner {
         }
         // Coverage: both ends inside a region (near a stop with service on the model's days).
         let days = when(query.time, origin: origin).days
-        var noServiceThen = false
-        for (end, point) in [("origin", origin), ("destination", destination)] {
-            switch coverage(of: point, days: days) {
-            case .inside: break
-            case .noServiceThen: noServiceThen = true
-            case .outside(let feed, let meters): throw outsideCoverage(end: end, feed: feed, meters: meters, inPeriod: false)
-            }
+        let ends = [("origin", origin), ("destination", destination)].map { ($0, $1, coverage(of: $1, days: days)) }
+        for (end, _, standing) in ends {
+            if case .outside(let feed, let meters) = standing { throw outsideCoverage(end: end, feed: feed, meters: meters, inPeriod: false) }
         }
         var modelQuery = query
         modelQuery.window = nil
         let model = try plan(modelQuery)
+        let outside = outsideServicePeriod(model, query.parameters)
         // An end near stops that have no service then: the feed's period, when it is over
         // or not begun, says why best; a walk may still be offered.
-        if noServiceThen && outsideServicePeriod(model, query.parameters) == nil {
-            for (end, point) in [("origin", origin), ("destination", destination)] {
-                if case .noServiceThen = coverage(of: point, days: days), let s = timetable.nearestStop(point) {
+        if outside == nil {
+            for (end, point, standing) in ends {
+                if case .noServiceThen = standing, let s = timetable.nearestStop(point) {
                     throw outsideCoverage(end: end, feed: timetable.stopFeed[Int(s.stop)], meters: 0, inPeriod: true)
                 }
             }
@@ -142,7 +139,6 @@ extension JourneyPlanner {
             }
             notices.append(PlanNotice(code: "WHEELCHAIR", message: message))
         }
-        let outside = outsideServicePeriod(model, query.parameters)
         if let outside, chosen.contains(where: { $0.journey.rides == 0 }) {
             notices.append(PlanNotice(code: outside.code, message: outside.message))
         }
@@ -196,9 +192,7 @@ extension JourneyPlanner {
 
     /// The local service date D of a result's query instant.
     func queryDate(_ result: PlanResult) -> ServiceDate {
-        let zone = TimeZone(identifier: result.timeZone) ?? TimeZone(identifier: "UTC")!
-        let local = JourneyPlanner.localSeconds(result.time, zone)
-        return ServiceDate(daysSinceEpoch: Int32((local - ((local % 86_400) + 86_400) % 86_400) / 86_400))
+        JourneyPlanner.localDate(result.time, TimeZone(identifier: result.timeZone) ?? TimeZone(identifier: "UTC")!)
     }
 
     /// OUTSIDE_SERVICE_PERIOD when no feed serving either end has service on D − 1, D or

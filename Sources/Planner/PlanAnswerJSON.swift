@@ -15,9 +15,9 @@ public enum PlanAnswerJSON {
     public static func iso(_ t: Int64, _ zone: TimeZone) -> String {
         let local = JourneyPlanner.localSeconds(t, zone)
         let offset = Int(local - t)
-        let days = Int32((local - ((local % 86_400) + 86_400) % 86_400) / 86_400)
-        let secs = Int(local - Int64(days) * 86_400)
-        let (y, m, d) = ServiceDate(daysSinceEpoch: days).components
+        let date = JourneyPlanner.localDate(t, zone)
+        let secs = Int(local - Int64(date.daysSinceEpoch) * 86_400)
+        let (y, m, d) = date.components
         func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
         let sign = offset < 0 ? "-" : "+"
         let o = abs(offset)

@@ -167,6 +167,21 @@ public final class Timetable: Sendable {
         return serviceDays[Int(s) * serviceWords + day >> 6] & (1 << UInt64(day & 63)) != 0
     }
 
+    /// Route -> whether its service runs on any day of the timetable.
+    public func routesWithService() -> [Bool] {
+        (0..<routeCount).map { r in (0..<dayCount).contains { serviceRuns(routeService[r], day: $0) } }
+    }
+
+    /// Stop -> whether a route with service stops there (what coverage regions are made of).
+    public func stopsWithService(routes: [Bool]? = nil) -> [Bool] {
+        let routes = routes ?? routesWithService()
+        var served = [Bool](repeating: false, count: stopCount)
+        for r in 0..<routeCount where routes[r] {
+            for i in Int(routeStopOffsets[r])..<Int(routeStopOffsets[r + 1]) { served[Int(routeStops[i])] = true }
+        }
+        return served
+    }
+
     /// The coordinate of a stop, if known.
     public func coordinate(ofStop s: Int32) -> Coordinate? {
         let lat = stopLatitude[Int(s)], lon = stopLongitude[Int(s)]
