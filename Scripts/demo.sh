@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job on the bundled default feed: imports it into a throwaway PostgreSQL
-# (Scripts/postgres.sh) with a release build of `transit`, lists the stored feeds, and
-# plans a trip on it.
+# (Scripts/postgres.sh) with a release build of `transit`, lists the stored feeds, prints
+# their coverage regions, and plans trips on it.
 #
 #   Scripts/demo.sh                     DEMO_FEED / DEMO_FEED_ID below can be overridden
 #   KEEP_POSTGRES=1 Scripts/demo.sh     leave PostgreSQL running afterwards
@@ -11,6 +11,7 @@ set -euo pipefail
 
 DEMO_FEED="${DEMO_FEED:-Data/bart-2018.zip}"   # GTFS zip, relative to the repository root
 DEMO_FEED_ID="${DEMO_FEED_ID:-bart}"           # feed id it is stored under
+DEMO_PLACE="${DEMO_PLACE:-San Francisco Bay Area}"  # the place it serves, named with its region
 # A trip to plan on it: 12th St. Oakland City Center to San Francisco International Airport.
 DEMO_FROM="${DEMO_FROM:-stop:12TH}"
 DEMO_TO="${DEMO_TO:-stop:SFIA}"
@@ -53,10 +54,13 @@ swift build -c release --product transit
 transit=.build/release/transit
 
 section "import $DEMO_FEED as $DEMO_FEED_ID"
-"$transit" import "$DEMO_FEED" --feed "$DEMO_FEED_ID"
+"$transit" import "$DEMO_FEED" --feed "$DEMO_FEED_ID" --place "$DEMO_PLACE"
 
 section feeds
 "$transit" feeds
+
+section "coverage: where the loaded feeds serve"
+"$transit" coverage
 
 section "plan $DEMO_FROM to $DEMO_TO at $DEMO_AT"
 "$transit" plan "$DEMO_FROM" "$DEMO_TO" --at "$DEMO_AT"

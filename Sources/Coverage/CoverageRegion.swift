@@ -10,8 +10,13 @@ import TransitModel
 /// and the counts; and its export for phones.
 public struct CoverageRegion: Sendable {
     public var feedId: String
-    /// The agencies' names, joined.
+    /// For people: who runs it and where, e.g. "Bay Area Rapid Transit, San Francisco Bay
+    /// Area" (`FeedSnapshot.regionName`).
     public var name: String
+    /// The place, as declared at import (`transit import --place`); nil when not declared.
+    public var place: String?
+    /// `feed_info.txt`'s publisher, when given.
+    public var publisher: String?
     public var agencies: [String]
     /// Transit modes with at least one trip, by number of trips.
     public var modes: [LegMode]
@@ -123,7 +128,7 @@ public enum CoverageBuilder {
         let (exactPolygons, exactKm2, exportPolygons, exportKm2) = try areas(tt, stops: stops, radius: radius)
 
         // Declared facts.
-        let agencies = s.agencies.filter { $0.feed == Int32(f) }.map(\.name)
+        let agencies = s.agencyNames(feed: f)
         var tripsByMode: [LegMode: Int] = [:]
         var routes = Set<Int32>()
         var trips = 0
@@ -144,7 +149,8 @@ public enum CoverageBuilder {
         let modes = tripsByMode.sorted { ($0.value, $1.key.rawValue) > ($1.value, $0.key.rawValue) }
         let busiest = perDay.indices.max { perDay[$0] < perDay[$1] }
         return CoverageRegion(
-            feedId: s.feedIds[f], name: agencies.joined(separator: ", "), agencies: agencies,
+            feedId: s.feedIds[f], name: s.regionName(feed: f), place: s.info(feed: f).place.flatMap { $0.isEmpty ? nil : $0 },
+            publisher: s.info(feed: f).publisherName, agencies: agencies,
             modes: modes.map(\.key), tripsPerMode: modes.map(\.value),
             firstDate: lastDay >= 0 ? tt.firstDay.adding(days: firstDay) : nil,
             lastDate: lastDay >= 0 ? tt.firstDay.adding(days: lastDay) : nil,

@@ -33,6 +33,10 @@ public struct CoverageReport: Sendable {
             for (mode, trips) in zip(r.modes, r.tripsPerMode) where trips == 1 {
                 notes.append("\(r.feedId): \(mode.noun) has a single trip")
             }
+            if r.place == nil {
+                notes.append("\(r.feedId): no place declared: name the city or area it serves with transit import --place "
+                             + "(or --place \(r.feedId)=NAME)")
+            }
             if let last = r.lastDate, last < today { notes.append("\(r.feedId): service ended on \(last.iso8601)") }
             if let first = r.firstDate, first > today { notes.append("\(r.feedId): service begins on \(first.iso8601)") }
             // A stop far from every other stop with service: an island of one, often a
@@ -73,16 +77,20 @@ public struct CoverageReport: Sendable {
         return String(out.reversed())
     }
 
-    /// The first two agencies, and how many more.
+    /// The agencies: all of them, or the first two and how many more; led by the publisher
+    /// when it names the region (more than two agencies).
     func agencies(_ r: CoverageRegion, all: Bool) -> String {
-        all || r.agencies.count <= 2 ? r.agencies.joined(separator: ", ")
+        let list = all || r.agencies.count <= 2 ? r.agencies.joined(separator: ", ")
             : r.agencies.prefix(2).joined(separator: ", ") + " +\(r.agencies.count - 2) more"
+        if r.agencies.count > 2, let p = r.publisher, !p.isEmpty { return "\(p): \(list)" }
+        return list
     }
 
+    /// One row per region; its name is the place and the agencies (or publisher) together.
     func rows(allAgencies: Bool = false) -> [[String]] {
-        [["region", "modes", "agencies", "period", "stops", "routes", "trips/day", "km² exact", "km² export", "ratio", "polygons", "points", "checks"]]
+        [["region", "place", "modes", "agencies", "period", "stops", "routes", "trips/day", "km² exact", "km² export", "ratio", "polygons", "points", "checks"]]
         + regions.map { r in
-            [r.feedId, r.modes.map(\.noun).joined(separator: ", "), agencies(r, all: allAgencies), period(r),
+            [r.feedId, r.place ?? "–", r.modes.map(\.noun).joined(separator: ", "), agencies(r, all: allAgencies), period(r),
              Self.grouped(r.stops), Self.grouped(r.routes), Self.grouped(r.tripsOnBusiestDay), String(format: "%.1f", r.exactAreaKm2),
              String(format: "%.1f", r.exportAreaKm2), String(format: "%.2f×", r.exportRatio), "\(r.exact.count) → \(r.export.count)",
              "\(r.exportPoints)", checks(r)]
@@ -97,7 +105,7 @@ public struct CoverageReport: Sendable {
         for row in rows {
             var line = row.enumerated().map { c, v in
                 let pad = String(repeating: " ", count: widths[c] - v.count)
-                return c >= 4 ? pad + v : v + pad
+                return c >= 5 ? pad + v : v + pad
             }.joined(separator: "  ")
             while line.hasSuffix(" ") { line.removeLast() }
             out += line + "\n"
@@ -124,7 +132,7 @@ public struct CoverageReport: Sendable {
             + "with service. The export is the outline phones get (Apple's routing-app coverage file rules).\n\n"
         let rows = self.rows(allAgencies: true)
         out += "| " + rows[0].joined(separator: " | ") + " |\n"
-        out += "|" + rows[0].indices.map { $0 >= 4 ? " ---: " : " --- " }.joined(separator: "|") + "|\n"
+        out += "|" + rows[0].indices.map { $0 >= 5 ? " ---: " : " --- " }.joined(separator: "|") + "|\n"
         for row in rows.dropFirst() { out += "| " + row.map { $0.replacingOccurrences(of: "|", with: "\\|") }.joined(separator: " | ") + " |\n" }
         if !unions.isEmpty {
             out += "\n## Regions together\n\n"
@@ -149,6 +157,8 @@ public struct CoverageReport: Sendable {
                 "exportPolygons": r.export.count, "exportPoints": r.exportPoints, "checksFailed": problems[r.feedId] ?? [],
                 "export": CoverageExport.geoJSON(r.export),
             ]
+            if let p = r.place { o["place"] = p }
+            if let p = r.publisher { o["publisher"] = p }
             if let d = r.firstDate { o["firstDate"] = d.iso8601 }
             if let d = r.lastDate { o["lastDate"] = d.iso8601 }
             if let d = r.busiestDay { o["busiestDay"] = d.iso8601 }

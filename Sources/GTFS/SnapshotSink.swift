@@ -25,6 +25,7 @@ public final class SnapshotSink: GTFSRowSink {
     private var shapeIndex = ShapeCollector.Result()
     private var column: [String: Int] = [:]
     private var kind = ""
+    private var sawFeedInfo = false
 
     // Stop times as they come (any order), grouped and sorted at the end of the file.
     private var stTrip: [Int32] = [], stSequence: [Int32] = [], stStop: [Int32] = []
@@ -33,6 +34,7 @@ public final class SnapshotSink: GTFSRowSink {
 
     public init(feedId: String) {
         snapshot.feedIds = [feedId]
+        snapshot.feedInfo = [FeedSnapshot.FeedInfo()]
     }
 
     public func beginFile(_ spec: GTFSFileSpec) throws {
@@ -68,6 +70,11 @@ public final class SnapshotSink: GTFSRowSink {
 
     public func row(_ v: UnsafeBufferPointer<GTFSValue>) throws {
         switch kind {
+        case "feed_info":
+            guard !sawFeedInfo else { return }
+            sawFeedInfo = true
+            snapshot.feedInfo[0] = .init(publisherName: text(v, "feed_publisher_name"), publisherURL: text(v, "feed_publisher_url"),
+                                         version: text(v, "feed_version"))
         case "agency":
             let id = text(v, "agency_id") ?? ""
             agencyIndex.insert(bytes(v, "agency_id") ?? UnsafeBufferPointer(start: nil, count: 0))
@@ -196,6 +203,7 @@ extension FeedSnapshot {
             let stopTime = Int32(out.stopTimeStop.count)
             let shape = Int32(out.shapeIds.count), shapePoint = Int32(out.shapeLatitude.count)
             out.feedIds += part.feedIds
+            out.feedInfo += part.feedIds.indices.map { part.info(feed: $0) }
             out.agencies += part.agencies.map { var a = $0; a.feed += feed; return a }
             out.stops += part.stops.map { var s = $0; s.feed += feed; if s.parent >= 0 { s.parent += stop }; return s }
             out.routes += part.routes.map { var r = $0; r.feed += feed; r.agency += agency; return r }

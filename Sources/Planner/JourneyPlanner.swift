@@ -251,9 +251,7 @@ public final class JourneyPlanner: Sendable {
         servicePeriods = periods
         servedStops = timetable.stopsWithService()
         unknownAccessibility = Self.countUnknownAccessibility(timetable)
-        feedNames = snapshot.feedIds.indices.map { f in
-            snapshot.agencies.filter { $0.feed == Int32(f) }.map(\.name).joined(separator: ", ")
-        }
+        feedNames = snapshot.feedIds.indices.map { snapshot.regionName(feed: $0) }
     }
 
     /// The local date D of a query and the timetable days the model rides (D − 1, D, D + 1).

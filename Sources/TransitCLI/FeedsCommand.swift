@@ -28,9 +28,11 @@ struct ListFeeds: ParsableCommand {
                 struct Out: Encodable {
                     let id: String; let version: Int; let importedAt: String
                     let firstDate: String?; let lastDate: String?; let rows: [String: Int]
+                    let feedVersion: String?; let place: String?
                 }
                 let out = feeds.map { Out(id: $0.id, version: $0.version, importedAt: $0.importedAt,
-                                          firstDate: $0.firstDate, lastDate: $0.lastDate, rows: $0.rows) }
+                                          firstDate: $0.firstDate, lastDate: $0.lastDate, rows: $0.rows,
+                                          feedVersion: $0.feedVersion, place: $0.place) }
                 print(String(decoding: try e.encode(out), as: UTF8.self))
                 return
             }
@@ -38,14 +40,14 @@ struct ListFeeds: ParsableCommand {
                 print("No feeds are loaded. Load one with: transit import FEED.zip")
                 return
             }
-            let header = [("feed", 18), ("version", 7), ("imported (UTC)", 20), ("service", 23), ("stops", 7), ("routes", 6), ("trips", 8), ("stop_times", 10)]
-            print(header.enumerated().map { i, h in Output.pad(h.0, h.1, right: i >= 4 || i == 1) }.joined(separator: "  "))
+            let header = [("feed", 18), ("version", 7), ("imported (UTC)", 20), ("service", 23), ("stops", 7), ("routes", 6), ("trips", 8), ("stop_times", 10), ("place", 0)]
+            print(header.enumerated().map { i, h in Output.pad(h.0, h.1, right: i >= 4 && i < 8 || i == 1) }.joined(separator: "  "))
             for f in feeds {
                 let service = f.firstDate.map { "\($0) – \(f.lastDate ?? "?")" } ?? "no service"
                 let cells = [f.id, String(f.version), f.importedAt.replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: ""),
                              service, Output.grouped(f.rows["stops"] ?? 0), Output.grouped(f.rows["routes"] ?? 0),
-                             Output.grouped(f.rows["trips"] ?? 0), Output.grouped(f.rows["stop_times"] ?? 0)]
-                print(zip(cells, header).enumerated().map { i, p in Output.pad(p.0, p.1.1, right: i >= 4 || i == 1) }.joined(separator: "  "))
+                             Output.grouped(f.rows["trips"] ?? 0), Output.grouped(f.rows["stop_times"] ?? 0), f.place ?? "–"]
+                print(zip(cells, header).enumerated().map { i, p in Output.pad(p.0, p.1.1, right: i >= 4 && i < 8 || i == 1) }.joined(separator: "  "))
             }
         }
     }

@@ -21,6 +21,9 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .customLong("feed"), help: "The feed id to store it under (default: the file name, e.g. bart-2018).")
     var feedId: String?
 
+    @Option(help: ArgumentHelp("The place the feed serves, for people: the city or area, as precisely as true (\"Porto Alegre\", not \"Brazil\"). Named with its coverage region; kept for later versions of the feed when not given again.", valueName: "name"))
+    var place: String?
+
     @Flag(help: "Treat row errors as fatal: the first one stops the import and nothing changes.")
     var strict = false
 
@@ -36,6 +39,7 @@ struct ImportCommand: ParsableCommand {
         if let feedId, !FeedImporter.isValidFeedId(feedId) {
             throw ValidationError("the feed id \"\(feedId)\" is not allowed: use 1–63 letters, digits, '.', '_' or '-'")
         }
+        if let place, let problem = placeProblem(place) { throw ValidationError("--place: \(problem)") }
     }
 
     func run() throws {
@@ -54,7 +58,7 @@ struct ImportCommand: ParsableCommand {
                 } else {
                     let connection = try db.connect()
                     Output.err("Importing \(feed) as feed \"\(id)\"\(strict ? " (strict)" : "")")
-                    result = try FeedImporter(db: connection).importFeed(at: feed, feedId: id, strict: strict, onEvent: progress.handle)
+                    result = try FeedImporter(db: connection).importFeed(at: feed, feedId: id, place: place?.trimmingCharacters(in: .whitespaces), strict: strict, onEvent: progress.handle)
                 }
             } catch let fatal as GTFSFatalError {
                 progress.clear()

@@ -39,11 +39,36 @@ struct TimetableSourceOptions: ParsableArguments {
     @Option(name: .customLong("feed"), help: ArgumentHelp("Use only these loaded feeds (repeatable; default: all).", valueName: "id"))
     var feeds: [String] = []
 
+    @Option(name: .customLong("place"), help: ArgumentHelp("The place a feed serves, as FEED=NAME (repeatable): what `transit import --place` declares, for feeds read with --gtfs or to override the database's.", valueName: "feed=name"))
+    var places: [String] = []
+
     @OptionGroup var db: DatabaseOptions
+
+    func validate() throws {
+        for p in places {
+            guard let eq = p.firstIndex(of: "="), eq != p.startIndex else {
+                throw ValidationError("--place \"\(p)\" is not FEED=NAME, e.g. --place bart-2018=\"San Francisco Bay Area\"")
+            }
+            if let problem = placeProblem(String(p[p.index(after: eq)...])) { throw ValidationError("--place \"\(p)\": \(problem)") }
+        }
+    }
+
+    /// `--place FEED=NAME` put into the snapshot; a feed not loaded is an error.
+    private func declarePlaces(_ snapshot: inout FeedSnapshot) throws {
+        for p in places {
+            let eq = p.firstIndex(of: "=")!
+            let id = String(p[..<eq]), name = p[p.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+            guard let f = snapshot.feedIds.firstIndex(of: id) else {
+                throw CLIError("--place names feed \"\(id)\", which is not loaded; loaded feeds: \(snapshot.feedIds.joined(separator: ", "))")
+            }
+            while snapshot.feedInfo.count <= f { snapshot.feedInfo.append(.init()) }
+            snapshot.feedInfo[f].place = name
+        }
+    }
 
     func loadTimetable() throws -> Timetable {
         let started = Date()
-        let snapshot: FeedSnapshot
+        var snapshot: FeedSnapshot
         if !gtfs.isEmpty {
             var parts: [FeedSnapshot] = []
             for path in gtfs {
@@ -57,6 +82,7 @@ struct TimetableSourceOptions: ParsableArguments {
                 throw CLIError("no feeds are loaded: import one first (transit import FEED.zip), or pass --gtfs FEED.zip")
             }
         }
+        try declarePlaces(&snapshot)
         let tt: Timetable
         do { tt = try TimetableBuilder.build(snapshot) } catch { throw CLIError("cannot build the timetable: \(error)") }
         if Output.stderrIsTerminal || ProcessInfo.processInfo.environment["TRANSIT_VERBOSE"] != nil {

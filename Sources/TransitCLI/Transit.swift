@@ -70,3 +70,12 @@ func runReportingErrors(_ body: () throws -> Void) throws {
         throw ExitCode.failure
     }
 }
+
+/// Why a declared place name cannot be used, or nil when it can.
+func placeProblem(_ name: String) -> String? {
+    let t = name.trimmingCharacters(in: .whitespaces)
+    if t.isEmpty { return "the place is empty" }
+    if t.count > 120 { return "the place is \(t.count) characters long; at most 120" }
+    if t.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { return "the place contains control characters" }
+    return nil
+}

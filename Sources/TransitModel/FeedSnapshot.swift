@@ -20,6 +20,19 @@ public struct FeedSnapshot: Sendable {
         }
     }
 
+    /// What a feed says about itself (`feed_info.txt`, first row) and the place it serves
+    /// as declared at import: GTFS has no field for "Paris, not Île-de-France".
+    public struct FeedInfo: Sendable, Equatable {
+        public var publisherName: String?
+        public var publisherURL: String?
+        public var version: String?
+        /// Declared by whoever imports the feed (`transit import --place`), else nil.
+        public var place: String?
+        public init(publisherName: String? = nil, publisherURL: String? = nil, version: String? = nil, place: String? = nil) {
+            self.publisherName = publisherName; self.publisherURL = publisherURL; self.version = version; self.place = place
+        }
+    }
+
     public struct Stop: Sendable, Equatable {
         public var feed: Int32
         public var stopId: String
@@ -133,6 +146,8 @@ public struct FeedSnapshot: Sendable {
 
     /// Feed ids, by feed index.
     public var feedIds: [String] = []
+    /// By feed index, like `feedIds` (may be shorter: missing entries are empty).
+    public var feedInfo: [FeedInfo] = []
     public var agencies: [Agency] = []
     public var stops: [Stop] = []
     public var routes: [Route] = []
@@ -167,6 +182,32 @@ public struct FeedSnapshot: Sendable {
     public init() {}
 
     public var stopTimeCount: Int { stopTimeStop.count }
+
+    /// What feed `f` says about itself (empty when it says nothing).
+    public func info(feed f: Int) -> FeedInfo { f < feedInfo.count ? feedInfo[f] : FeedInfo() }
+
+    /// The names of feed `f`'s agencies, in order.
+    public func agencyNames(feed f: Int) -> [String] { agencies.filter { $0.feed == Int32(f) }.map(\.name) }
+
+    /// Who runs feed `f`, for people: its agencies' names; when it has more than two,
+    /// the publisher's name if `feed_info.txt` gives one (the umbrella that publishes
+    /// them, e.g. a city's transport authority), else the first two and a count. The
+    /// publisher alone is not used for one or two agencies: it is often a person or a
+    /// consultant who republishes an operator's data.
+    public func operatorName(feed f: Int) -> String {
+        let names = agencyNames(feed: f)
+        if names.count <= 2 { return names.joined(separator: ", ") }
+        if let p = info(feed: f).publisherName, !p.isEmpty { return p }
+        return names.prefix(2).joined(separator: ", ") + " and \(names.count - 2) more"
+    }
+
+    /// The region's name: who runs it and, when declared, where: "Bay Area Rapid Transit,
+    /// San Francisco Bay Area"; the feed id when the feed names nothing.
+    public func regionName(feed f: Int) -> String {
+        let who = operatorName(feed: f)
+        let parts = [who.isEmpty ? feedIds[f] : who] + [info(feed: f).place].compactMap { $0 }.filter { !$0.isEmpty }
+        return parts.joined(separator: ", ")
+    }
 
     /// The stop times of trip `t` as a range of stop time indexes.
     public func stopTimes(ofTrip t: Int) -> Range<Int> { Int(tripStopTimes[t])..<Int(tripStopTimes[t + 1]) }

@@ -16,6 +16,8 @@ public struct FeedRecord: Sendable, Codable, Equatable {
     /// The file the feed was imported from, and `feed_info.feed_version`.
     public let source: String
     public let feedVersion: String?
+    /// The place it serves, as declared at import (`transit import --place`).
+    public let place: String?
 }
 
 /// Reads and changes the list of loaded feeds.
@@ -29,13 +31,13 @@ public struct FeedCatalog {
         guard try db.scalar("SELECT to_regclass('gtfs.feeds') IS NOT NULL") == "t" else { return [] }
         let rows = try db.query("""
             SELECT feed_id, version, to_char(imported_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
-                   first_date::text, last_date::text, row_counts::text, source, feed_version
+                   first_date::text, last_date::text, row_counts::text, source, feed_version, place
             FROM gtfs.feeds ORDER BY feed_id COLLATE "C"
             """)
         return try rows.map { r in
             let counts = try JSONDecoder().decode([String: Int].self, from: Data((r[5] ?? "{}").utf8))
             return FeedRecord(id: r[0]!, version: Int(r[1]!)!, importedAt: r[2]!, firstDate: r[3], lastDate: r[4],
-                              rows: counts, source: r[6] ?? "", feedVersion: r[7])
+                              rows: counts, source: r[6] ?? "", feedVersion: r[7], place: r[8])
         }
     }
 

@@ -46,7 +46,9 @@ public final class FeedImporter {
         return cleaned.isEmpty ? "feed" : String(cleaned.prefix(63))
     }
 
-    public func importFeed(at path: String, feedId: String, strict: Bool = false,
+    /// `place`: the place the feed serves, for people ("Porto Alegre"); nil keeps the
+    /// place declared for an earlier version of this feed.
+    public func importFeed(at path: String, feedId: String, place: String? = nil, strict: Bool = false,
                            onEvent: ((GTFSLoadEvent) -> Void)? = nil) throws -> ImportResult {
         guard FeedImporter.isValidFeedId(feedId) else {
             throw StoreError(.badFeedId, "the feed id \"\(feedId)\" is not allowed: use 1–63 letters, digits, '.', '_' or '-'")
@@ -55,7 +57,7 @@ public final class FeedImporter {
         try StoreSchema.ensure(db)
         try db.execute("BEGIN")
         do {
-            let result = try importInTransaction(source: source, path: path, feedId: feedId, strict: strict, onEvent: onEvent)
+            let result = try importInTransaction(source: source, path: path, feedId: feedId, place: place, strict: strict, onEvent: onEvent)
             try db.execute("COMMIT")
             return result
         } catch {
@@ -64,7 +66,7 @@ public final class FeedImporter {
         }
     }
 
-    private func importInTransaction(source: any GTFSFeedSource, path: String, feedId: String, strict: Bool,
+    private func importInTransaction(source: any GTFSFeedSource, path: String, feedId: String, place: String?, strict: Bool,
                                      onEvent: ((GTFSLoadEvent) -> Void)?) throws -> ImportResult {
         // Imports of one feed id wait for each other; other feeds load side by side.
         try db.query("SELECT pg_advisory_xact_lock(7466, hashtext($1))", [feedId])
@@ -102,15 +104,16 @@ public final class FeedImporter {
         let countsJSON = String(decoding: try JSONEncoder.sorted.encode(counts), as: UTF8.self)
         try db.query("""
             INSERT INTO gtfs.feeds (feed_id, version, import_id, imported_at, source, feed_version, first_date, last_date,
-                                    row_counts, issue_counts, import_seconds)
-            VALUES ($1, $2, $3, now(), $4, $5, $6::date, $7::date, $8::jsonb, $9::jsonb, $10)
+                                    row_counts, issue_counts, import_seconds, place)
+            VALUES ($1, $2, $3, now(), $4, $5, $6::date, $7::date, $8::jsonb, $9::jsonb, $10, $11)
             ON CONFLICT (feed_id) DO UPDATE SET version = EXCLUDED.version, import_id = EXCLUDED.import_id,
                 imported_at = EXCLUDED.imported_at, source = EXCLUDED.source, feed_version = EXCLUDED.feed_version,
                 first_date = EXCLUDED.first_date, last_date = EXCLUDED.last_date, row_counts = EXCLUDED.row_counts,
-                issue_counts = EXCLUDED.issue_counts, import_seconds = EXCLUDED.import_seconds
+                issue_counts = EXCLUDED.issue_counts, import_seconds = EXCLUDED.import_seconds,
+                place = coalesce(EXCLUDED.place, gtfs.feeds.place)
             """, [feedId, String(version), String(importId), (path as NSString).lastPathComponent, summary.feedVersion,
                   summary.firstServiceDate?.iso8601, summary.lastServiceDate?.iso8601, rowsJSON, countsJSON,
-                  String(Date().timeIntervalSince(t0))])
+                  String(Date().timeIntervalSince(t0)), place])
         let t3 = Date()
         return ImportResult(feedId: feedId, version: version, importId: importId, summary: summary,
                             loadSeconds: t1.timeIntervalSince(t0), indexSeconds: t2.timeIntervalSince(t1),

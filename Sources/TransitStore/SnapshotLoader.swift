@@ -496,6 +496,16 @@ private struct FeedReader {
         let routeBase = Int32(s.routes.count), serviceBase = Int32(s.services.count)
         let tripBase = Int32(s.trips.count)
         s.feedIds.append(feedId)
+        // What the feed says about itself (its first feed_info row, in file order) and the
+        // place declared at import.
+        let info = try db.query("""
+            SELECT i.feed_publisher_name, i.feed_publisher_url, i.feed_version, f.place
+            FROM gtfs.feeds f LEFT JOIN LATERAL (
+                SELECT * FROM gtfs.feed_info i WHERE i.feed_id = f.feed_id ORDER BY i.ctid LIMIT 1) i ON true
+            WHERE f.feed_id = $1
+            """, [feedId]).first
+        while s.feedInfo.count < Int(feed) { s.feedInfo.append(.init()) }
+        s.feedInfo.append(.init(publisherName: info?[0], publisherURL: info?[1], version: info?[2], place: info?[3]))
 
         // Agencies. The empty id (NULL) is the key of a feed's only agency without agency_id.
         var agencies = IdTable(capacity: 16)

@@ -45,6 +45,8 @@ public enum StoreSchema {
                     issue_counts jsonb NOT NULL,
                     import_seconds double precision
                 );
+                -- Added after version 1 shipped: the place a feed serves, as declared at import.
+                ALTER TABLE gtfs.feeds ADD COLUMN IF NOT EXISTS place text;
                 """)
             let existing = try db.scalar("SELECT max(version) FROM gtfs.schema_version")
             if let existing, Int(existing) != version {

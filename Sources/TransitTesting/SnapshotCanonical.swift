@@ -23,6 +23,7 @@ public enum SnapshotCanonical {
         let feedOrder = sortedIndexes(s.feedIds.count) { byteLess(s.feedIds[$0], s.feedIds[$1]) }
         let feedMap = inverse(feedOrder)
         out.feedIds = feedOrder.map { s.feedIds[$0] }
+        out.feedInfo = feedOrder.map { s.info(feed: $0) }
         func feed(_ f: Int32) -> Int32 { f >= 0 && Int(f) < feedMap.count ? feedMap[Int(f)] : f }
         func keyLess(_ fa: Int32, _ a: String, _ fb: Int32, _ b: String) -> Bool {
             let x = feed(fa), y = feed(fb)
@@ -126,6 +127,13 @@ public enum SnapshotCanonical {
         var report = Report(limit: limit)
         let x = canonical(a), y = canonical(b)
         report.check("feedIds", x.feedIds.map { Array($0.utf8) }, y.feedIds.map { Array($0.utf8) })
+        for i in 0..<min(x.feedInfo.count, y.feedInfo.count) {
+            let p = x.feedInfo[i], q = y.feedInfo[i], at = "feed \(i) (\(x.feedIds[i])) info"
+            report.text("\(at) publisherName", p.publisherName ?? "<none>", q.publisherName ?? "<none>")
+            report.text("\(at) publisherURL", p.publisherURL ?? "<none>", q.publisherURL ?? "<none>")
+            report.text("\(at) version", p.version ?? "<none>", q.version ?? "<none>")
+            report.text("\(at) place", p.place ?? "<none>", q.place ?? "<none>")
+        }
 
         report.count("agencies", x.agencies.count, y.agencies.count)
         for i in 0..<min(x.agencies.count, y.agencies.count) {

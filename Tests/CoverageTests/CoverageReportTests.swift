@@ -12,10 +12,14 @@ import TransitModel
 @Suite struct CoverageReportTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
+    /// BART and Caltrain with their places declared (as `transit import --place` does);
+    /// the sample feed without, which the notes point out.
     static func report() throws -> CoverageReport {
-        let parts = try ["bart-2018", "caltrain", "google-sample"].map {
+        var parts = try ["bart-2018", "caltrain", "google-sample"].map {
             try SnapshotSink.load(path: root.appendingPathComponent("Data/\($0).zip").path, feedId: $0).0
         }
+        parts[0].feedInfo[0].place = "San Francisco Bay Area"
+        parts[1].feedInfo[0].place = "San Francisco Peninsula"
         let tt = try TimetableBuilder.build(FeedSnapshot.merging(parts))
         return CoverageReport.make(try CoverageBuilder.regions(tt), timetable: tt, today: ServiceDate(year: 2019, month: 1, day: 1)!)
     }
@@ -55,11 +59,16 @@ import TransitModel
         let sum = r.regions[0].exactAreaKm2 + r.regions[1].exactAreaKm2
         #expect(r.unions[0].areaKm2 < sum && r.unions[0].areaKm2 > sum * 0.9, "they touch at Millbrae: a little overlap")
         #expect(r.notes.contains("google-sample: service ended on 2010-12-31"))
+        #expect(r.regions.map(\.name) == ["Bay Area Rapid Transit, San Francisco Bay Area", "Caltrain, San Francisco Peninsula",
+                                           "Demo Transit Authority"])
+        #expect(r.regions.map(\.publisher) == ["Bay Area Rapid Transit", nil, nil], "the sample's feed_info.txt has a header and no row")
+        #expect(r.notes.contains { $0.hasPrefix("google-sample: no place declared") })
+        #expect(!r.notes.contains { $0.hasPrefix("bart-2018: no place") || $0.hasPrefix("caltrain: no place") })
         #expect(r.notes.contains { $0.hasPrefix("google-sample: stop FUR_CREEK_RES") })
         #expect(!r.notes.contains { $0.hasPrefix("bart-2018: stop") }, "stations kilometres apart are normal for a metro")
         #expect(r.problems.values.allSatisfy { $0.isEmpty })
         let md = r.markdown()
-        #expect(md.contains("| bart-2018 | metro | Bay Area Rapid Transit |"))
+        #expect(md.contains("| bart-2018 | San Francisco Bay Area | metro | Bay Area Rapid Transit |"))
         #expect(md.contains("## Notes"))
         let json = r.json()
         #expect((json["regions"] as? [[String: Any]])?.map { $0["feed"] as? String } == ["bart-2018", "caltrain", "google-sample"])

@@ -148,6 +148,47 @@ struct CLITests {
         }
     }
 
+    @Test("transit import --place names the region: listed by feeds, used by coverage from the database, kept by a re-import without --place")
+    func importPlace() throws {
+        try withTestDatabase { testDB, db in
+            let bart = try FeedFixtures.bundledFeed("bart-2018")
+            let r = try TransitBinary.run(["import", bart, "--feed", "bart", "--place", "San Francisco Bay Area"], databaseURL: testDB.url)
+            #expect(r.status == 0, "stderr: \(r.stderr)")
+            let again = try TransitBinary.run(["import", bart, "--feed", "bart"], databaseURL: testDB.url)
+            #expect(again.status == 0, "stderr: \(again.stderr)")
+            let feeds = try TransitBinary.run(["feeds", "--json"], databaseURL: testDB.url)
+            let list = try #require(try JSONSerialization.jsonObject(with: Data(feeds.stdout.utf8)) as? [[String: Any]])
+            #expect(list.first?["place"] as? String == "San Francisco Bay Area" && list.first?["version"] as? Int == 2)
+            #expect(list.first?["feedVersion"] as? String == "47")
+            #expect(try TransitBinary.run(["feeds"], databaseURL: testDB.url).stdout.contains("San Francisco Bay Area"))
+
+            let report = try TransitBinary.run(["coverage", "--json", "--today", "2019-01-01"], databaseURL: testDB.url)
+            #expect(report.status == 0, "stderr: \(report.stderr)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])
+            let region = try #require((json["regions"] as? [[String: Any]])?.first)
+            #expect(region["name"] as? String == "Bay Area Rapid Transit, San Francisco Bay Area")
+            #expect(region["place"] as? String == "San Francisco Bay Area" && region["publisher"] as? String == "Bay Area Rapid Transit")
+            #expect(!((json["notes"] as? [String]) ?? []).contains { $0.contains("no place declared") })
+            // --place on the command line overrides the database's for one run.
+            let text = try TransitBinary.run(["coverage", "--place", "bart=Oakland and San Francisco", "--today", "2019-01-01"], databaseURL: testDB.url)
+            #expect(text.stdout.contains("Oakland and San Francisco"), "\(text.stdout)")
+            #expect(try FeedCatalog(db: db).list().first?.place == "San Francisco Bay Area")
+        }
+    }
+
+    @Test("a bad --place is refused with what is wrong: empty, not FEED=NAME, an unknown feed")
+    func badPlace() throws {
+        let sample = try FeedFixtures.bundledFeed("google-sample")
+        for (args, says) in [(["import", sample, "--place", "  "], "the place is empty"),
+                             (["coverage", "--gtfs", sample, "--place", "Beatty"], "is not FEED=NAME"),
+                             (["coverage", "--gtfs", sample, "--place", "nope=Beatty"], "names feed \"nope\", which is not loaded")] {
+            let r = try TransitBinary.run(args, databaseURL: "postgresql://postgres@127.0.0.1:1/none", timeout: 120)
+            #expect(r.status != 0)
+            #expect(r.stderr.contains(says), "\(args): \(r.stderr)")
+            expectNoCrash(r)
+        }
+    }
+
     @Test("transit import --feed with a bad id is refused before touching the database")
     func badFeedId() throws {
         let r = try TransitBinary.run(["import", FeedFixtures.bundledFeed("google-sample"), "--feed", "bad id!"],

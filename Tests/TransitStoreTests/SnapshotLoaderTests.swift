@@ -73,6 +73,29 @@ struct SnapshotLoaderTests {
         }
     }
 
+    /// feed_info.txt's first row and the place declared at import come back from the
+    /// database as from the files; a re-import without a place keeps it, with one changes it.
+    @Test("bart-2018: feed_info publisher and version, and the declared place")
+    func feedInfoAndPlace() throws {
+        let path = try FeedFixtures.bundledFeed("bart-2018")
+        try withTestDatabase { _, conn in
+            _ = try FeedImporter(db: conn).importFeed(at: path, feedId: "bart", place: "San Francisco Bay Area")
+            var reference = try SnapshotCanonical.reference([(path, "bart")])
+            #expect(reference.feedInfo == [.init(publisherName: "Bay Area Rapid Transit", publisherURL: "http://www.bart.gov", version: "47")])
+            reference.feedInfo[0].place = "San Francisco Bay Area"
+            expectNoDifferences(SnapshotCanonical.differences(try SnapshotLoader(db: conn).load(), reference), "bart")
+            _ = try FeedImporter(db: conn).importFeed(at: path, feedId: "bart")
+            #expect(try SnapshotLoader(db: conn).load().info(feed: 0).place == "San Francisco Bay Area")
+            _ = try FeedImporter(db: conn).importFeed(at: path, feedId: "bart", place: "Oakland")
+            #expect(try SnapshotLoader(db: conn).load().info(feed: 0).place == "Oakland")
+            // Caltrain has no feed_info.txt: nothing, from either side.
+            _ = try FeedImporter(db: conn).importFeed(at: try FeedFixtures.bundledFeed("caltrain"), feedId: "caltrain")
+            let both = try SnapshotLoader(db: conn).load()
+            #expect(both.feedIds == ["bart", "caltrain"] && both.info(feed: 1) == .init())
+            #expect(both.regionName(feed: 0) == "Bay Area Rapid Transit, Oakland" && both.regionName(feed: 1) == "Caltrain")
+        }
+    }
+
     /// BART gives a shape to every trip, no shape_dist_traveled, and wheelchair_boarding
     /// and wheelchair_accessible 1 everywhere.
     @Test("bart-2018: shapes and wheelchair fields, from files and from the database")
