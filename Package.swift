@@ -13,6 +13,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.20.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
     ],
     targets: [
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
@@ -34,9 +37,18 @@ let package = Package(
         .target(name: "Planner", dependencies: ["Raptor", "Timetable", "TransitModel", "Geo"]),
         // Coverage regions: where each feed serves (GEOS for unions and simplification).
         .target(name: "Coverage", dependencies: ["Timetable", "TransitModel", "Geo", "Planner", "CGEOS"]),
+        // The HTTP API: Hummingbird over a LiveTimetable kept in step with the database.
+        .target(name: "Server", dependencies: [
+            "Planner", "Coverage", "TransitStore", "Timetable", "TransitModel", "Geo",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOCore", package: "swift-nio"),
+        ]),
         .executableTarget(name: "TransitCLI", dependencies: [
-            "TransitModel", "GTFS", "TransitStore", "Timetable", "Raptor", "Planner", "Coverage", "Geo",
+            "TransitModel", "GTFS", "TransitStore", "Timetable", "Raptor", "Planner", "Coverage", "Geo", "Server",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "TransitTesting", dependencies: ["GTFS", "TransitStore", "TransitModel", "Geo"]),
 
@@ -46,6 +58,7 @@ let package = Package(
         .testTarget(name: "TransitStoreTests", dependencies: ["TransitStore", "GTFS", "TransitTesting"]),
         .testTarget(name: "TimetableTests", dependencies: ["Timetable", "TransitModel", "GTFS", "TransitTesting"]),
         .testTarget(name: "CoverageTests", dependencies: ["Coverage", "Timetable", "Planner", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
+        .testTarget(name: "ServerTests", dependencies: ["Server", "TransitStore", "TransitTesting"]),
         .testTarget(name: "RaptorTests", dependencies: ["Raptor", "Timetable", "Planner", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
     ]
 )

@@ -84,6 +84,10 @@ public struct PlanQuery: Sendable {
     public var modes: ModeFilter?
     /// Only stops and trips marked wheelchair accessible (unknown counts as not).
     public var wheelchair: Bool
+    /// `answer`: once `DispatchTime.now().uptimeNanoseconds` passes this, no further
+    /// searches for alternatives start (the answer says so); nil: no limit. A server's
+    /// per-request time budget.
+    public var deadline: UInt64? = nil
     public init(from: Place, to: Place, time: QueryTime, arriveBy: Bool = false, parameters: RoutingParameters = RoutingParameters(),
                 window: Int? = nil, modes: ModeFilter? = nil, wheelchair: Bool = false) {
         self.from = from; self.to = to; self.time = time; self.arriveBy = arriveBy; self.parameters = parameters

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Geo
 import Raptor
@@ -93,20 +94,25 @@ extension JourneyPlanner {
         // Candidates in order of priority: the model's answer first, in its order, then the
         // departures nearest the query time.
         var candidates: [(journey: Journey, model: Bool)] = model.journeys.map { ($0, true) }
-        if window > 0 && model.journeys.count < numItineraries && model.journeys.contains(where: { $0.rides > 0 }) {
+        var cutShort = false
+        func outOfTime() -> Bool {
+            if let d = query.deadline, DispatchTime.now().uptimeNanoseconds > d { cutShort = true }
+            return cutShort
+        }
+        if window > 0 && !outOfTime() && model.journeys.count < numItineraries && model.journeys.contains(where: { $0.rides > 0 }) {
             if !query.arriveBy {
-                var rangeQuery = query
-                rangeQuery.window = window
                 // rRAPTOR starts every departure in the window; the journey found from one
                 // may leave later (a later first ride), past the window's end.
                 let last = model.time + Int64(window)
+                var rangeQuery = query
+                rangeQuery.window = window
                 let range = try plan(rangeQuery).journeys.filter { $0.rides > 0 && $0.departure <= last }
                 candidates += range.sorted { ($0.departure, $0.arrival, $0.rides) < ($1.departure, $1.arrival, $1.rides) }.map { ($0, false) }
             } else {
                 // Earlier arrivals: ask again just before the arrival of the latest departure.
                 var current = model.journeys.filter { $0.rides > 0 }
                 let earliest = model.time - Int64(window)
-                for _ in 0..<numItineraries {
+                for _ in 0..<numItineraries where !outOfTime() {
                     guard let latest = current.max(by: { ($0.departure, -$0.arrival) < ($1.departure, -$1.arrival) }) else { break }
                     let t = latest.arrival - 1
                     guard t >= earliest else { break }
@@ -130,6 +136,10 @@ extension JourneyPlanner {
         }
 
         var notices: [PlanNotice] = []
+        if cutShort {
+            notices.append(PlanNotice(code: "ALTERNATIVES_CUT_SHORT",
+                                      message: "Not every alternative in the window was looked for: the request ran out of time."))
+        }
         if query.wheelchair {
             let unknown = accessibilityUnknown()
             var message = "Wheelchair: only stops and trips marked accessible are used."

@@ -11,6 +11,7 @@ import Foundation
 import Geo
 import Planner
 import Raptor
+import Server
 import Timetable
 import TransitModel
 
@@ -28,6 +29,8 @@ struct BenchCommand: ParsableCommand {
     )
 
     @Option(help: "Queries of each kind.") var queries = 1000
+    @Option(help: ArgumentHelp("Also write the \"answer\" queries as /v1/plan paths, one per line, for load tests of `transit serve` (Scripts/bench-api.sh).", valueName: "file"))
+    var urls: String?
     @Option(help: "Seed of the random queries.") var seed: UInt64 = 42
     @OptionGroup var source: TimetableSourceOptions
 
@@ -89,6 +92,9 @@ struct BenchCommand: ParsableCommand {
                                           arriveBy: kind == "arrive-by", window: kind == "range 60" ? 3600 : nil))
                 }
                 kinds.append((kind, list))
+                if kind == "answer", let urls {
+                    try Data(list.map(Self.planPath).joined(separator: "\n").appending("\n").utf8).write(to: URL(fileURLWithPath: urls))
+                }
             }
             print("")
             print("\(Output.pad("kind", 10)) \(Output.pad("threads", 7, right: true)) \(Output.pad("p50 ms", 8, right: true)) \(Output.pad("p95 ms", 8, right: true)) \(Output.pad("p99 ms", 8, right: true)) \(Output.pad("queries/s", 10, right: true)) \(Output.pad("p50/pass", 9, right: true)) \(Output.pad("answered", 9, right: true))")
@@ -102,6 +108,24 @@ struct BenchCommand: ParsableCommand {
                 }
             }
         }
+    }
+
+    /// A query as the HTTP API takes it: `/v1/plan?from=…&to=…&time=…`.
+    static func planPath(_ q: PlanQuery) -> String {
+        func place(_ p: Place) -> String {
+            switch p {
+            case .coordinate(let c): return String(format: "%.6f,%.6f", c.latitude, c.longitude)
+            case .stop(let feed, let id): return "stop:" + (feed.map { "\($0):" } ?? "") + id
+            }
+        }
+        func enc(_ s: String) -> String {
+            s.addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~:,")) ?? s
+        }
+        var time = ""
+        if case .local(let y, let mo, let d, let h, let mi, let sec) = q.time {
+            time = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", y, mo, d, h, mi, sec)
+        }
+        return "/v1/plan?from=\(enc(place(q.from)))&to=\(enc(place(q.to)))&time=\(time)" + (q.arriveBy ? "&arriveBy=true" : "")
     }
 
     private func run(_ planner: JourneyPlanner, _ list: [PlanQuery], threads: Int, answer: Bool) -> ([Double], Double, Int) {
@@ -177,10 +201,3 @@ struct SplitMix {
     }
 }
 
-/// Resident set size of this process, from /proc/self/statm.
-func residentBytes() -> Int {
-    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
-    let parts = text.split(separator: " ")
-    guard parts.count > 1, let pages = Int(parts[1]) else { return 0 }
-    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-}

@@ -44,20 +44,11 @@ struct TimetableSourceOptions: ParsableArguments {
 
     @OptionGroup var db: DatabaseOptions
 
-    func validate() throws {
-        for p in places {
-            guard let eq = p.firstIndex(of: "="), eq != p.startIndex else {
-                throw ValidationError("--place \"\(p)\" is not FEED=NAME, e.g. --place bart-2018=\"San Francisco Bay Area\"")
-            }
-            if let problem = placeProblem(String(p[p.index(after: eq)...])) { throw ValidationError("--place \"\(p)\": \(problem)") }
-        }
-    }
+    func validate() throws { try validatePlaces(places) }
 
     /// `--place FEED=NAME` put into the snapshot; a feed not loaded is an error.
     private func declarePlaces(_ snapshot: inout FeedSnapshot) throws {
-        for p in places {
-            let eq = p.firstIndex(of: "=")!
-            let id = String(p[..<eq]), name = p[p.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+        for (id, name) in placeMap(places) {
             guard let f = snapshot.feedIds.firstIndex(of: id) else {
                 throw CLIError("--place names feed \"\(id)\", which is not loaded; loaded feeds: \(snapshot.feedIds.joined(separator: ", "))")
             }

@@ -4,11 +4,11 @@ import GTFS
 import TransitStore
 
 @main
-struct Transit: ParsableCommand {
+struct Transit: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "transit",
         abstract: "A transit routing service: GTFS feeds into PostgreSQL, and trips across them.",
-        subcommands: [ImportCommand.self, FeedsCommand.self, PlanCommand.self, CoverageCommand.self, BenchCommand.self]
+        subcommands: [ImportCommand.self, FeedsCommand.self, PlanCommand.self, CoverageCommand.self, ServeCommand.self, BenchCommand.self]
     )
 }
 
@@ -17,10 +17,15 @@ struct DatabaseOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("PostgreSQL connection URL (default: $DATABASE_URL).", valueName: "url"))
     var database: String?
 
-    func connect() throws -> PGConnection {
+    func url() throws -> String {
         guard let url = database ?? ProcessInfo.processInfo.environment["DATABASE_URL"], !url.isEmpty else {
             throw CLIError("no database given: set DATABASE_URL or pass --database (start one with: eval \"$(Scripts/postgres.sh start)\")")
         }
+        return url
+    }
+
+    func connect() throws -> PGConnection {
+        let url = try url()
         do { return try PGConnection(url: url) } catch let e as StoreError { throw CLIError(e.message) }
     }
 }
@@ -78,4 +83,21 @@ func placeProblem(_ name: String) -> String? {
     if t.count > 120 { return "the place is \(t.count) characters long; at most 120" }
     if t.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { return "the place contains control characters" }
     return nil
+}
+
+/// `--place FEED=NAME` options: checked (`validatePlaces`), then as a map.
+func validatePlaces(_ places: [String]) throws {
+    for p in places {
+        guard let eq = p.firstIndex(of: "="), eq != p.startIndex else {
+            throw ValidationError("--place \"\(p)\" is not FEED=NAME, e.g. --place bart-2018=\"San Francisco Bay Area\"")
+        }
+        if let problem = placeProblem(String(p[p.index(after: eq)...])) { throw ValidationError("--place \"\(p)\": \(problem)") }
+    }
+}
+
+func placeMap(_ places: [String]) -> [(feed: String, place: String)] {
+    places.compactMap { p in
+        guard let eq = p.firstIndex(of: "=") else { return nil }
+        return (String(p[..<eq]), p[p.index(after: eq)...].trimmingCharacters(in: .whitespaces))
+    }
 }

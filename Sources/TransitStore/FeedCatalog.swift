@@ -26,6 +26,18 @@ public struct FeedCatalog {
 
     public init(db: PGConnection) { self.db = db }
 
+    /// The NOTIFY channel on which imports and removals announce a change of feeds
+    /// (payload: "FEED VERSION", or "FEED removed"), when their transaction commits.
+    public static let changeChannel = "transit_feeds"
+
+    /// Feed id -> version, for the feeds loaded now.
+    public func versions() throws -> [String: Int] {
+        guard try db.scalar("SELECT to_regclass('gtfs.feeds') IS NOT NULL") == "t" else { return [:] }
+        var out: [String: Int] = [:]
+        for r in try db.query("SELECT feed_id, version FROM gtfs.feeds") { out[r[0]!] = Int(r[1]!) }
+        return out
+    }
+
     /// Every loaded feed, by id. Empty when nothing was ever imported.
     public func list() throws -> [FeedRecord] {
         guard try db.scalar("SELECT to_regclass('gtfs.feeds') IS NOT NULL") == "t" else { return [] }
@@ -55,6 +67,7 @@ public struct FeedCatalog {
             }
             try FeedImporter(db: db).dropPartitions(importId: importId)
             try db.query("DELETE FROM gtfs.feeds WHERE feed_id = $1", [feedId])
+            try db.query("SELECT pg_notify($1, $2)", [FeedCatalog.changeChannel, "\(feedId) removed"])
             try db.execute("COMMIT")
         } catch {
             try? db.execute("ROLLBACK")

@@ -114,6 +114,8 @@ public final class FeedImporter {
             """, [feedId, String(version), String(importId), (path as NSString).lastPathComponent, summary.feedVersion,
                   summary.firstServiceDate?.iso8601, summary.lastServiceDate?.iso8601, rowsJSON, countsJSON,
                   String(Date().timeIntervalSince(t0)), place])
+        // Servers LISTENing reload when this transaction commits (delivered only then).
+        try db.query("SELECT pg_notify($1, $2)", [FeedCatalog.changeChannel, "\(feedId) \(version)"])
         let t3 = Date()
         return ImportResult(feedId: feedId, version: version, importId: importId, summary: summary,
                             loadSeconds: t1.timeIntervalSince(t0), indexSeconds: t2.timeIntervalSince(t1),

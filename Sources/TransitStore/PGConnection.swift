@@ -1,5 +1,8 @@
 import CLibPQ
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// An error at the database boundary: a code, a plain message, and libpq's own words.
 public struct StoreError: Error, Sendable, CustomStringConvertible {
@@ -248,4 +251,37 @@ public final class PGConnection {
 
     /// The server's process id (tests use it to find the backend).
     public var backendPID: Int32 { PQbackendPID(conn) }
+
+    // MARK: LISTEN / NOTIFY
+
+    /// Waits up to `timeout` seconds for notifications on channels this connection
+    /// LISTENs to; returns those that arrived (empty after a quiet `timeout`). Throws
+    /// `StoreError.connectionFailed` when the connection is lost.
+    public func waitForNotifications(timeout: Double) throws -> [(channel: String, payload: String)] {
+        func take() -> [(channel: String, payload: String)] {
+            var out: [(channel: String, payload: String)] = []
+            while let n = PQnotifies(conn) {
+                out.append((String(cString: n.pointee.relname), String(cString: n.pointee.extra)))
+                PQfreemem(n)
+            }
+            return out
+        }
+        func consume() throws {
+            if PQconsumeInput(conn) == 0 || PQstatus(conn) != CONNECTION_OK {
+                throw StoreError(.connectionFailed, "lost the connection to PostgreSQL at \(displayURL): \(lastError())")
+            }
+        }
+        try consume()
+        var got = take()
+        if !got.isEmpty { return got }
+        let socket = PQsocket(conn)
+        guard socket >= 0 else { throw StoreError(.connectionFailed, "lost the connection to PostgreSQL at \(displayURL)") }
+        var fd = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&fd, 1, Int32(max(0, timeout) * 1000))
+        if ready > 0 {
+            try consume()
+            got = take()
+        }
+        return got
+    }
 }

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# The HTTP API under load: wrk (Debian) against the release `transit serve` on the largest
+# shared feed (bydgoszcz-2020), with plan requests made from the same seeded random queries
+# that `transit bench` times in process; and, in the same run, that in-process figure.
+#
+#   Scripts/bench-api.sh                         16 connections, 30 s, 1000 queries
+#   CONNECTIONS=32 DURATION=60s Scripts/bench-api.sh [FEED.zip]
+#
+# Prints requests/s, p50/p99 latency and errors (socket errors and 5xx; 4xx answers such
+# as NO_CONNECTION are answers, counted apart), then the in-process `answer` rate on one
+# core and on all, and the ratio of the server's throughput to (one-core rate × cores).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+shared="${TRANSIT_SHARED_DATA:-$root/../shared/data}"
+feed="${1:-$shared/gtfs/bydgoszcz-2020.zip}"
+connections="${CONNECTIONS:-16}"
+duration="${DURATION:-30s}"
+queries="${QUERIES:-1000}"
+threads="${WRK_THREADS:-2}"
+
+Scripts/setup.sh
+command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
+started_pg=0
+if ! Scripts/postgres.sh status >/dev/null 2>&1; then started_pg=1; fi
+eval "$(Scripts/postgres.sh start)"
+work=$(mktemp -d)
+server_pid=""
+cleanup() {
+    [ -n "$server_pid" ] && kill -TERM "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null || true
+    rm -rf "$work"
+    if [ "$started_pg" = 1 ]; then Scripts/postgres.sh stop; fi
+}
+trap cleanup EXIT
+if [ -z "${TRANSIT_BIN:-}" ]; then
+    echo "==> release build" >&2
+    swift build -c release --product transit >&2
+fi
+bin="${TRANSIT_BIN:-$root/.build/release/transit}"
+
+psql -q "$DATABASE_URL" -c "DROP DATABASE IF EXISTS transit_bench_api WITH (FORCE)" -c "CREATE DATABASE transit_bench_api"
+export DATABASE_URL="${DATABASE_URL/\/transit\?//transit_bench_api?}"
+id=$(basename "$feed" .zip)
+echo "==> import $feed" >&2
+"$bin" import "$feed" --feed "$id" >/dev/null
+
+echo "==> in process: transit bench ($queries queries; also writes them as /v1/plan paths)" >&2
+"$bin" bench --feed "$id" --queries "$queries" --urls "$work/paths.txt" | tee "$work/bench.txt"
+
+echo "==> serve" >&2
+"$bin" serve --port 0 2> "$work/serve.log" &
+server_pid=$!
+port=""
+for _ in $(seq 1 600); do
+    port=$(grep -oE 'listening on http://127\.0\.0\.1:[0-9]+' "$work/serve.log" | grep -oE '[0-9]+$' || true)
+    if [ -n "$port" ] && curl -sf "http://127.0.0.1:$port/v1/health" >/dev/null; then break; fi
+    sleep 0.2
+done
+curl -sf "http://127.0.0.1:$port/v1/health" >/dev/null || { echo "the server did not come up:" >&2; tail -20 "$work/serve.log" >&2; exit 1; }
+
+cat > "$work/plan.lua" <<'LUA'
+-- Cycles through the paths (each thread from its own offset) and counts answers by class.
+local paths = {}
+for line in io.lines(os.getenv("PATHS_FILE")) do paths[#paths + 1] = line end
+local threads = {}
+local counter = 0
+function setup(thread)
+  thread:set("offset", counter * 7919)
+  counter = counter + 1
+  table.insert(threads, thread)
+end
+function init(args)
+  i = offset
+  ok, client, server = 0, 0, 0
+end
+function request()
+  i = i + 1
+  return wrk.format("GET", paths[(i % #paths) + 1])
+end
+function response(status, headers, body)
+  if status >= 500 then server = server + 1 elseif status >= 400 then client = client + 1 else ok = ok + 1 end
+end
+function done(summary, latency, requests)
+  local o, c, s = 0, 0, 0
+  for _, t in ipairs(threads) do o = o + t:get("ok"); c = c + t:get("client"); s = s + t:get("server") end
+  local errors = summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout + s
+  io.write(string.format("RESULT requests_per_s=%.1f p50_ms=%.2f p99_ms=%.2f requests=%d ok=%d answered_4xx=%d server_5xx=%d socket_errors=%d errors=%d\n",
+    summary.requests / (summary.duration / 1e6), latency:percentile(50) / 1000, latency:percentile(99) / 1000,
+    summary.requests, o, c, s, summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout, errors))
+end
+LUA
+
+echo "==> warm-up (5 s), then wrk -t$threads -c$connections -d$duration" >&2
+PATHS_FILE="$work/paths.txt" wrk -t"$threads" -c"$connections" -d5s -s "$work/plan.lua" "http://127.0.0.1:$port" >/dev/null
+PATHS_FILE="$work/paths.txt" wrk -t"$threads" -c"$connections" -d"$duration" --latency -s "$work/plan.lua" "http://127.0.0.1:$port" | tee "$work/wrk.txt"
+kill -TERM "$server_pid"; wait "$server_pid" || true; server_pid=""
+grep -q "internal error" "$work/serve.log" && { echo "the server logged internal errors:" >&2; grep "internal error" "$work/serve.log" | head >&2; }
+
+result=$(grep '^RESULT' "$work/wrk.txt")
+rps=$(sed -E 's/.*requests_per_s=([0-9.]+).*/\1/' <<<"$result")
+p99=$(sed -E 's/.*p99_ms=([0-9.]+).*/\1/' <<<"$result")
+errors=$(sed -E 's/.* errors=([0-9]+).*/\1/' <<<"$result")
+cores=$(nproc)
+one=$(awk '$1 == "answer" && $2 == 1 { print $6 }' "$work/bench.txt")
+all=$(awk -v c="$cores" '$1 == "answer" && $2 == c { print $6 }' "$work/bench.txt")
+echo
+echo "feed $id, $connections connections, $duration, $cores cores (wrk on the same machine)"
+echo "server:     $rps requests/s, p50 $(sed -E 's/.*p50_ms=([0-9.]+).*/\1/' <<<"$result") ms, p99 $p99 ms, errors $errors ($(sed -E 's/.*answered_4xx=([0-9]+).*/\1/' <<<"$result") answered with a 4xx reason)"
+echo "in process: answer $one queries/s on 1 core, $all on $cores"
+awk -v r="$rps" -v one="$one" -v c="$cores" -v p99="$p99" -v e="$errors" 'BEGIN {
+    ratio = r / (one * c)
+    printf "throughput / (one-core rate x %d cores) = %.2f (target >= 0.60); p99 %s ms (target < 50); errors %d (target 0)\n", c, ratio, p99, e
+    exit (ratio >= 0.6 && p99 < 50 && e == 0) ? 0 : 3
+}' || { echo "bench-api.sh: a target is missed" >&2; exit 3; }

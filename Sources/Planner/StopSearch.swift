@@ -1,0 +1,495 @@
+import Foundation
+import Timetable
+import TransitModel
+
+/// A stop found by name: what `GET /v1/stops?query=…` lists.
+public struct StopMatch: Sendable, Equatable {
+    /// Index into `timetable.snapshot.stops`: a station (location_type 1) standing for its
+    /// platforms, or a stop served by routes.
+    public var stop: Int32
+    /// Higher is better: 4 the whole name, 3 every word exactly, 2 the last word begun,
+    /// 1 with typos (less 0.1 per edit).
+    public var score: Double
+    /// The stop's name as the feed writes it.
+    public var matchedName: String
+    public init(stop: Int32, score: Double, matchedName: String) {
+        self.stop = stop; self.score = score; self.matchedName = matchedName
+    }
+}
+
+/// Stop name search over a timetable, forgiving what people get wrong when they type a
+/// name: case, accents, punctuation, word order, a letter or two, and the end of the name
+/// not typed yet.
+///
+/// Names are cut into words once, at init: each word is folded (case, diacritics, the few
+/// letters Unicode does not decompose, such as ł and ø) and interned, and each distinct
+/// word lists the distinct names it occurs in. A query then compares its few words with
+/// the distinct words (a few thousand, short), never with every stop: exact words by
+/// hash, the last word also as a prefix, longer words within a small edit distance; the
+/// names holding a match for every query word are then scored.
+///
+/// Only what a rider can board is found: stops with routes, and stations (location_type
+/// 1) whose platforms have routes. A platform whose station also matches is left out: the
+/// station stands for it (WMATA's "Gallery Place" station, not its four platforms).
+/// Entrances, nodes and boarding areas are never found.
+///
+/// Immutable after init: any number of searches may run at once.
+public final class StopSearch: Sendable {
+    /// Characters of a query read; the rest is ignored (longer than nearly every stop name,
+    /// and a query of megabytes must cost no more than one of a few words).
+    public static let maxQueryCharacters = 100
+    /// At most this many query words count (a mask per name holds one bit per word).
+    static let maxQueryWords = 64
+
+    private let snapshot: FeedSnapshot
+
+    // Distinct words, by word index: their folded scalars
+    // (wordScalars[wordScalarOffsets[w] ..< wordScalarOffsets[w + 1]]), whether they hold a
+    // digit (a number is not misspelt: "12th" must not find "16th"), and the names they
+    // occur in (wordNames[wordNameOffsets[w] ..< wordNameOffsets[w + 1]]).
+    private let wordIndex: [String: Int32]
+    private let wordScalarOffsets: [Int32]
+    private let wordScalars: [UInt32]
+    private let wordHasDigit: [Bool]
+    private let wordNameOffsets: [Int32]
+    private let wordNames: [Int32]
+    // Scalar (as wordScalars) -> the letters of its word up to it, as `letterMask`.
+    private let wordPrefixMask: [UInt64]
+    // Words by length: wordsByLength[lengthOffsets[l] ..< lengthOffsets[l + 1]] have l
+    // characters (so a typo search reads only the lengths it can match).
+    private let wordsByLength: [Int32]
+    private let lengthOffsets: [Int32]
+    // The same order -> the word's letters (`letterMask`): the scan reads them in sequence.
+    private let lengthOrderMask: [UInt64]
+    // Words in lexicographic order of their scalars: those a query word begins are a run.
+    private let wordsSorted: [Int32]
+
+    // Distinct names, by name index: the text, its words in order
+    // (nameWords[nameWordOffsets[n] ..< nameWordOffsets[n + 1]]), its folded length, and
+    // the stops found under it (nameStops[nameStopOffsets[n] ..< nameStopOffsets[n + 1]]).
+    private let names: [String]
+    private let nameWordOffsets: [Int32]
+    private let nameWords: [Int32]
+    private let nameLength: [Int32]
+    private let nameStopOffsets: [Int32]
+    private let nameStops: [Int32]
+
+    // Stop -> the station that stands for it when both match, or -1.
+    private let stopStation: [Int32]
+    // Stop -> distinct source routes through it (a station: through its platforms), for
+    // putting busier stops first among equally good names.
+    private let stopRouteCount: [Int32]
+    // Stop -> its place in stop id order (ties broken without comparing strings).
+    private let stopIdRank: [Int32]
+
+    public init(timetable: Timetable) {
+        let snapshot = timetable.snapshot
+        self.snapshot = snapshot
+        let stops = snapshot.stops
+        let n = stops.count
+
+        // Which stops can be found: served stops, and stations with a served platform.
+        let routes = timetable.routesWithService()
+        let served = timetable.stopsWithService(routes: routes)
+        var findable = [Bool](repeating: false, count: n)
+        var station = [Int32](repeating: -1, count: n)
+        var routeSets = [Set<Int32>](repeating: [], count: n)
+        for s in 0..<n where served[s] {
+            findable[s] = true
+            for k in Int(timetable.stopRouteOffsets[s])..<Int(timetable.stopRouteOffsets[s + 1]) {
+                let r = Int(timetable.stopRouteRoute[k])
+                if routes[r] { routeSets[s].insert(timetable.routeSourceRoute[r]) }
+            }
+            let p = Int(stops[s].parent)
+            if p >= 0 && stops[p].locationType == 1 {
+                findable[p] = true
+                station[s] = Int32(p)
+                routeSets[p].formUnion(routeSets[s])
+            }
+        }
+        stopStation = station
+        stopRouteCount = routeSets.map { Int32($0.count) }
+        var rank = [Int32](repeating: 0, count: n)
+        for (r, s) in stops.indices.sorted(by: { (stops[$0].stopId, $0) < (stops[$1].stopId, $1) }).enumerated() { rank[s] = Int32(r) }
+        stopIdRank = rank
+
+        // Distinct names and their words.
+        var nameIndex: [String: Int] = [:]
+        var names: [String] = [], nameStopLists: [[Int32]] = [], nameWordLists: [[Int32]] = [], nameLength: [Int32] = []
+        var wordIndex: [String: Int32] = [:], wordTexts: [String] = [], wordNameLists: [[Int32]] = []
+        for s in 0..<n where findable[s] {
+            let name = stops[s].name
+            if let i = nameIndex[name] { nameStopLists[i].append(Int32(s)); continue }
+            let words = Self.words(name)
+            guard !words.isEmpty else { continue }  // nothing to match (an empty name)
+            let i = names.count
+            nameIndex[name] = i
+            names.append(name)
+            nameStopLists.append([Int32(s)])
+            nameLength.append(Int32(words.reduce(words.count - 1) { $0 + $1.unicodeScalars.count }))
+            var ids: [Int32] = []
+            for w in words {
+                let id: Int32
+                if let existing = wordIndex[w] { id = existing } else {
+                    id = Int32(wordTexts.count); wordIndex[w] = id; wordTexts.append(w); wordNameLists.append([])
+                }
+                ids.append(id)
+                // A name holding a word twice is listed once under it.
+                if wordNameLists[Int(id)].last != Int32(i) { wordNameLists[Int(id)].append(Int32(i)) }
+            }
+            nameWordLists.append(ids)
+        }
+        self.names = names
+        self.nameLength = nameLength
+        (nameWordOffsets, nameWords) = Self.flatten(nameWordLists)
+        (nameStopOffsets, nameStops) = Self.flatten(nameStopLists)
+        self.wordIndex = wordIndex
+        (wordNameOffsets, wordNames) = Self.flatten(wordNameLists)
+        let (scalarOffsets, scalars) = Self.flatten(wordTexts.map { $0.unicodeScalars.map(\.value) })
+        (wordScalarOffsets, wordScalars) = (scalarOffsets, scalars)
+        wordHasDigit = wordTexts.map { $0.unicodeScalars.contains(where: Self.isDigit) }
+        var prefixMask = [UInt64](repeating: 0, count: scalars.count)
+        for w in 0..<wordTexts.count {
+            var m: UInt64 = 0
+            for i in Int(scalarOffsets[w])..<Int(scalarOffsets[w + 1]) {
+                m |= Self.letterMask(CollectionOfOne(scalars[i])); prefixMask[i] = m
+            }
+        }
+        wordPrefixMask = prefixMask
+        let lengths = (0..<wordTexts.count).map { Int(scalarOffsets[$0 + 1] - scalarOffsets[$0]) }
+        wordsByLength = (0..<wordTexts.count).sorted { (lengths[$0], $0) < (lengths[$1], $1) }.map(Int32.init)
+        var lengthCount = [Int32](repeating: 0, count: (lengths.max() ?? 0) + 2)
+        for l in lengths { lengthCount[l + 1] += 1 }
+        for l in 1..<lengthCount.count { lengthCount[l] += lengthCount[l - 1] }
+        lengthOffsets = lengthCount
+        lengthOrderMask = wordsByLength.map { prefixMask[Int(scalarOffsets[Int($0) + 1]) - 1] }
+        let words = wordTexts.map { $0.unicodeScalars.map(\.value) }
+        wordsSorted = (0..<wordTexts.count).sorted { words[$0].lexicographicallyPrecedes(words[$1]) }.map(Int32.init)
+    }
+
+    private static func flatten<T>(_ lists: [[T]]) -> ([Int32], [T]) {
+        var offsets: [Int32] = [0], flat: [T] = []
+        offsets.reserveCapacity(lists.count + 1)
+        for l in lists { flat += l; offsets.append(Int32(flat.count)) }
+        return (offsets, flat)
+    }
+
+    // MARK: Words
+
+    /// Letters case and diacritic folding leaves alone: they are letters of their own in
+    /// Unicode, not a base letter plus a mark, but people type them as these.
+    static let plainLetters: [Unicode.Scalar: String] = [
+        "ł": "l", "Ł": "l", "ø": "o", "Ø": "o", "đ": "d", "Đ": "d", "ð": "d", "Ð": "d", "ß": "ss", "ẞ": "ss",
+        "æ": "ae", "Æ": "ae", "œ": "oe", "Œ": "oe", "þ": "th", "Þ": "th", "ı": "i", "ħ": "h", "Ħ": "h",
+        "ŧ": "t", "Ŧ": "t", "ŀ": "l", "Ŀ": "l", "ŉ": "n", "ĸ": "k",
+    ]
+    /// Marks inside a word that join its parts ("L'Enfant" is one word, "lenfant").
+    static let joiners: Set<Unicode.Scalar> = ["'", "\u{2019}", "\u{2018}", "\u{02BC}", "`", "\u{00B4}"]
+
+    /// A text's words, folded: lower case, no diacritics, plain letters for ł, ø, ß, …;
+    /// anything but letters and digits separates words ("St." is "st").
+    public static func words(_ text: String) -> [String] {
+        let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        var out: [String] = []
+        var word = String.UnicodeScalarView()
+        for u in folded.unicodeScalars {
+            // ASCII, nearly every character of most feeds, without Unicode property lookups.
+            if u.isASCII {
+                switch u.value {
+                case 0x61...0x7A, 0x30...0x39: word.append(u)
+                case 0x41...0x5A: word.append(Unicode.Scalar(UInt8(u.value + 32)))
+                case 0x27, 0x60: continue
+                default: if !word.isEmpty { out.append(String(word)); word = String.UnicodeScalarView() }
+                }
+                continue
+            }
+            if let plain = plainLetters[u] { word.append(contentsOf: plain.unicodeScalars); continue }
+            if joiners.contains(u) { continue }
+            switch u.properties.generalCategory {
+            case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+                 .decimalNumber, .letterNumber, .otherNumber:
+                // Folding lowers case, but leaves a few letters it does not know as upper case.
+                if u.properties.changesWhenLowercased {
+                    word.append(contentsOf: u.properties.lowercaseMapping.unicodeScalars)
+                } else {
+                    word.append(u)
+                }
+            case .nonspacingMark, .spacingMark, .enclosingMark:
+                continue  // a mark folding did not remove belongs to its letter
+            default:
+                if !word.isEmpty { out.append(String(word)); word = String.UnicodeScalarView() }
+            }
+        }
+        if !word.isEmpty { out.append(String(word)) }
+        return out
+    }
+
+    /// Edits a query word of `length` characters may differ by: none under 4 (too many
+    /// short words are one letter apart), one up to 7, two from 8.
+    static func allowedEdits(_ length: Int) -> Int { length >= 8 ? 2 : length >= 4 ? 1 : 0 }
+
+    // MARK: Search
+
+    /// How a query word matched a name's word, lower is better: exact, the start of it
+    /// (the last query word only), then 1 + the number of edits; `none` no match.
+    private typealias Quality = UInt8
+    private static let exact: Quality = 0, prefix: Quality = 1, none: Quality = .max
+
+    /// Stops whose name matches every word of `query`, best first (see `StopMatch.score`;
+    /// among equals the shorter name, then the stop with more routes, then the stop id).
+    /// `feed`: only that feed's stops. An empty query finds nothing.
+    public func search(_ query: String, feed: Int32? = nil, limit: Int = 10) -> [StopMatch] {
+        guard limit > 0 else { return [] }
+        // Characters, and scalars too: one character may hold any number of marks.
+        let head = String(String.UnicodeScalarView(query.unicodeScalars.prefix(4 * Self.maxQueryCharacters)))
+        let q = Array(Self.words(String(head.prefix(Self.maxQueryCharacters))).prefix(Self.maxQueryWords))
+        guard !q.isEmpty, !names.isEmpty else { return [] }
+
+        // Per query word: how well it matches each distinct word (dense: a byte per word is
+        // cheaper than hashing), and the list of those it matches.
+        var quality: [[Quality]] = []
+        var matched: [[Int32]] = []
+        let longestWord = q.map(\.unicodeScalars.count).max()!
+        // Three columns of the distance table, for the longest query word.
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: 3 * (longestWord + 2)) { cells in
+            wordScalars.withUnsafeBufferPointer { scalars in
+                for (i, text) in q.enumerated() {
+                    var row = [Quality](repeating: Self.none, count: wordHasDigit.count)
+                    var list: [Int32] = []
+                    wordMatches(text, last: i == q.count - 1, &row, &list, scalars, cells.baseAddress!)
+                    if list.isEmpty { break }  // a word nothing has: no name has them all
+                    quality.append(row)
+                    matched.append(list)
+                }
+            }
+        }
+        guard matched.count == q.count else { return [] }
+
+        // Names holding a match for every query word (one bit per word).
+        let full: UInt64 = q.count == 64 ? ~0 : (1 << UInt64(q.count)) - 1
+        var mask = [UInt64](repeating: 0, count: names.count)
+        var candidates: [Int32] = []
+        for (i, list) in matched.enumerated() {
+            let bit: UInt64 = 1 << UInt64(i)
+            for w in list {
+                for k in Int(wordNameOffsets[Int(w)])..<Int(wordNameOffsets[Int(w) + 1]) {
+                    let name = Int(wordNames[k])
+                    if i == 0 && mask[name] == 0 { candidates.append(Int32(name)) }
+                    mask[name] |= bit
+                }
+            }
+        }
+
+        // Score each candidate name; its stops take its score.
+        var found: [Hit] = []
+        var used: [Bool] = []
+        for name in candidates where mask[Int(name)] == full {
+            guard let score = score(name: Int(name), quality, &used) else { continue }
+            for k in Int(nameStopOffsets[Int(name)])..<Int(nameStopOffsets[Int(name) + 1]) {
+                let s = nameStops[k]
+                if let feed, snapshot.stops[Int(s)].feed != feed { continue }
+                found.append((s, score, name))
+            }
+        }
+
+        // A platform whose station matches too is the station's: list the station once.
+        if found.contains(where: { stopStation[Int($0.stop)] >= 0 }) {
+            var matchedStop = [Bool](repeating: false, count: stopStation.count)
+            for f in found { matchedStop[Int(f.stop)] = true }
+            found.removeAll { stopStation[Int($0.stop)] >= 0 && matchedStop[Int(stopStation[Int($0.stop)])] }
+        }
+
+        // Best first. A short prefix can match thousands of stops: keep the best `limit` as
+        // they come (one comparison with the worst kept, mostly) rather than sort them all.
+        func better(_ a: Hit, _ b: Hit) -> Bool {
+            if a.score != b.score { return a.score > b.score }
+            let la = nameLength[Int(a.name)], lb = nameLength[Int(b.name)]
+            if la != lb { return la < lb }
+            let ra = stopRouteCount[Int(a.stop)], rb = stopRouteCount[Int(b.stop)]
+            if ra != rb { return ra > rb }
+            return stopIdRank[Int(a.stop)] < stopIdRank[Int(b.stop)]
+        }
+        var best: [Hit]
+        if limit >= 64 || found.count <= 4 * limit {
+            best = Array(found.sorted(by: better).prefix(limit))
+        } else {
+            best = []
+            best.reserveCapacity(limit + 1)
+            for hit in found where best.count < limit || better(hit, best[best.count - 1]) {
+                var i = best.count
+                while i > 0 && better(hit, best[i - 1]) { i -= 1 }
+                best.insert(hit, at: i)
+                if best.count > limit { best.removeLast() }
+            }
+        }
+        return best.map { StopMatch(stop: $0.stop, score: $0.score, matchedName: names[Int($0.name)]) }
+    }
+
+    private typealias Hit = (stop: Int32, score: Double, name: Int32)
+
+    /// Fills `row` for one query word: the word itself; for the last query word, every
+    /// word it begins (people type names from the start); and, if it is long enough and
+    /// has no digit, the words (for the last, the beginnings of words) a few edits away.
+    private func wordMatches(_ text: String, last: Bool, _ row: inout [Quality], _ list: inout [Int32],
+                             _ scalars: UnsafeBufferPointer<UInt32>, _ cells: UnsafeMutablePointer<Int32>) {
+        if let w = wordIndex[text] { row[Int(w)] = Self.exact; list.append(w) }
+        let q = text.unicodeScalars.map(\.value)
+        let L = q.count
+        if last {
+            // The run of words that sort from q on and begin with it.
+            var lo = 0, hi = wordsSorted.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if compare(Int(wordsSorted[mid]), q) < 0 { lo = mid + 1 } else { hi = mid }
+            }
+            while lo < wordsSorted.count {
+                let w = Int(wordsSorted[lo]), order = compare(w, q)
+                if order == 1 { break }
+                if order == 2 && row[w] == Self.none { row[w] = Self.prefix; list.append(Int32(w)) }
+                lo += 1
+            }
+        }
+        let k = text.unicodeScalars.contains(where: Self.isDigit) ? 0 : Self.allowedEdits(L)
+        guard k > 0 else { return }
+        // Whole word: lengths within k. Last query word: any word at least L - k long,
+        // whose beginning (L - k … L + k characters) is within k.
+        let longest = lengthOffsets.count - 2
+        let shortest = L - k, widest = last ? longest : min(longest, L + k)
+        guard shortest <= widest else { return }
+        let qMask = Self.letterMask(q)
+        // Local copies: the loop reads them without going through self.
+        let byLength = wordsByLength, orderMask = lengthOrderMask, offsets = wordScalarOffsets
+        let hasDigit = wordHasDigit, prefixMask = wordPrefixMask
+        q.withUnsafeBufferPointer { q in
+            for x in Int(lengthOffsets[shortest])..<Int(lengthOffsets[widest + 1]) {
+                // Filters that rule out most words before any distance is computed. Each
+                // letter of one missing from the other costs an edit (the whole word's
+                // letters first: read in sequence, and a superset of any beginning's).
+                let fullMask = orderMask[x]
+                if !Self.atMost(qMask & ~fullMask, k) { continue }
+                if !last && !Self.atMost(fullMask & ~qMask, k) { continue }
+                let w = Int(byLength[x])
+                guard row[w] == Self.none, !hasDigit[w] else { continue }
+                let start = Int(offsets[w]), length = Int(offsets[w + 1]) - start
+                let columns = last ? min(length, L + k) : length
+                if columns < length && !Self.atMost(qMask & ~prefixMask[start + columns - 1], k) { continue }
+                // Within k edits one of q's first k + 1 letters is kept or swapped with a
+                // neighbour (a substitution or a deletion costs an edit per letter, a
+                // transposition one per two), at most k places from where it was.
+                var kept = false
+                for i in 0...k where !kept {
+                    for j in max(0, i - k)...min(columns - 1, i + k) where scalars[start + j] == q[i] { kept = true; break }
+                }
+                if !kept { continue }
+                let d = Self.distances(q, scalars, start, columns, k, cells)
+                let best = last ? min(d.whole, d.prefix) : d.whole
+                if best <= k { row[w] = Quality(1 + best); list.append(Int32(w)) }
+            }
+        }
+    }
+
+    /// Word `w` against `q` in lexicographic order: -1 before, 0 equal, 1 after without
+    /// beginning with q, 2 longer and beginning with q.
+    private func compare(_ w: Int, _ q: [UInt32]) -> Int {
+        let start = Int(wordScalarOffsets[w]), length = Int(wordScalarOffsets[w + 1]) - start
+        var i = 0
+        while i < length && i < q.count {
+            let a = wordScalars[start + i], b = q[i]
+            if a != b { return a < b ? -1 : 1 }
+            i += 1
+        }
+        if length == q.count { return 0 }
+        return length < q.count ? -1 : 2
+    }
+
+    /// A digit, in any script: a word holding one is a number or a code, not misspelt.
+    static func isDigit(_ u: Unicode.Scalar) -> Bool {
+        u.isASCII ? (0x30...0x39).contains(u.value) : u.properties.numericType != nil
+    }
+
+    /// Whether `bits` has at most `k` bits set (k is 1 or 2: cheaper than a population count
+    /// done in software, as it is without a CPU flag for it).
+    @inline(__always)
+    static func atMost(_ bits: UInt64, _ k: Int) -> Bool {
+        var b = bits
+        for _ in 0..<k { b &= b &- 1 }
+        return b == 0
+    }
+
+    /// The letters of a word as a bit set (by scalar value mod 64: a collision only lets
+    /// more words through to the distance).
+    static func letterMask<S: Sequence>(_ scalars: S) -> UInt64 where S.Element == UInt32 {
+        scalars.reduce(0) { $0 | 1 << UInt64($1 & 63) }
+    }
+
+    /// A candidate name's score, or nil when its words cannot take every query word (each
+    /// query word needs a word of its own: "st st" does not match "Powell St.").
+    private func score(name: Int, _ quality: [[Quality]], _ used: inout [Bool]) -> Double? {
+        let start = Int(nameWordOffsets[name]), count = Int(nameWordOffsets[name + 1]) - start
+        used.removeAll(keepingCapacity: true)
+        used.append(contentsOf: repeatElement(false, count: count))
+        var worst: Quality = Self.exact, edits = 0, inPlace = quality.count == count
+        // Greedy: each query word takes the best free word of the name, the first among equals.
+        for (i, row) in quality.enumerated() {
+            var best = -1, bestQuality = Self.none
+            for p in 0..<count where !used[p] {
+                let qp = row[Int(nameWords[start + p])]
+                if qp < bestQuality { best = p; bestQuality = qp }
+            }
+            guard best >= 0 else { return nil }
+            used[best] = true
+            worst = max(worst, bestQuality)
+            if bestQuality > Self.prefix { edits += Int(bestQuality) - 1 }
+            if best != i || bestQuality != Self.exact { inPlace = false }
+        }
+        if inPlace { return 4 }                    // the whole name, word for word
+        if worst == Self.exact { return 3 }        // every word, in another order or among others
+        if worst == Self.prefix { return 2 }       // the last word begun
+        return 1 - min(0.9, 0.1 * Double(edits))  // with typos
+    }
+
+    /// Damerau-Levenshtein distance, optimal string alignment variant (a transposition of
+    /// two neighbours is one edit, as when typing fast), bounded by `k`: only cells within
+    /// k of the diagonal are computed (the others exceed k anyway), and it stops once two
+    /// columns exceed k. `cells` holds three columns of q.count + 2.
+    ///
+    /// Returns the distance from `q` to `word[start ..< start + columns]` (`whole`) and the
+    /// least to any of its beginnings of q.count - k … q.count + k characters (`prefix`);
+    /// any value above `k` only means "more than k".
+    static func distances(_ q: UnsafeBufferPointer<UInt32>, _ word: UnsafeBufferPointer<UInt32>, _ start: Int, _ columns: Int,
+                          _ k: Int, _ c: UnsafeMutablePointer<Int32>) -> (whole: Int, prefix: Int) {
+        let L = q.count, height = L + 2
+        let far = Int32(k + 1)
+        // Columns j - 2, j - 1 and j live at (j % 3) * height; cells beyond the band hold `far`.
+        c.update(repeating: far, count: 3 * height)
+        for i in 0...min(L, k) { c[i] = Int32(i) }
+        var prefixBest = Int.max, whole = Int.max
+        var lastMin = Int32(0)
+        var j = 1
+        while j <= columns {
+            let cur = (j % 3) * height, prev = ((j - 1) % 3) * height, prev2 = ((j + 1) % 3) * height
+            let ch = word[start + j - 1], before = j > 1 ? word[start + j - 2] : 0
+            let lo = max(1, j - k), hi = min(L, j + k)
+            c[cur + lo - 1] = lo == 1 ? Int32(j) : far
+            if hi + 1 <= L { c[cur + hi + 1] = far }
+            var columnMin = lo == 1 ? Int32(j) : far
+            if lo <= hi {
+                for i in lo...hi {
+                    let cost: Int32 = q[i - 1] == ch ? 0 : 1
+                    var v = min(c[prev + i] + 1, c[cur + i - 1] + 1, c[prev + i - 1] + cost)
+                    if i > 1 && j > 1 && q[i - 1] == before && q[i - 2] == ch { v = min(v, c[prev2 + i - 2] + 1) }
+                    v = min(v, far)
+                    c[cur + i] = v
+                    columnMin = min(columnMin, v)
+                }
+            }
+            if j >= L - k && j <= L + k { prefixBest = min(prefixBest, Int(c[cur + L])) }
+            if j == columns && abs(L - j) <= k { whole = Int(c[cur + L]) }
+            // Two columns beyond k: no later cell gets back within k.
+            if columnMin > k && lastMin > k { break }
+            lastMin = columnMin
+            j += 1
+        }
+        return (whole, prefixBest)
+    }
+}

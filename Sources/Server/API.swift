@@ -1,0 +1,264 @@
+import Coverage
+import Dispatch
+import Foundation
+import Geo
+import Hummingbird
+import Logging
+import NIOCore
+import Planner
+import Timetable
+import TransitModel
+
+/// The HTTP API over a `LiveTimetable`: `/v1/plan`, `/v1/coverage`, `/v1/stops`,
+/// `/v1/health`, `/openapi.json`. Read-only; every answer is JSON; every error is
+/// `{"error": {"code", "message", "details"}}` with its status.
+public struct TransitAPI: Sendable {
+    public let live: LiveTimetable
+    /// Each plan request stops looking for alternatives after this many seconds.
+    public let planBudget: Double
+    public let logger: Logger
+
+    public init(live: LiveTimetable, planBudget: Double = 2, logger: Logger) {
+        self.live = live; self.planBudget = planBudget; self.logger = logger
+    }
+
+    public func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        // First, so that it wraps every route and the not-found answer too.
+        router.add(middleware: AccessLogAndErrors(logger: logger))
+        router.get("/v1/plan") { request, _ in try self.plan(request) }
+        router.get("/v1/coverage") { request, _ in try self.coverage(request) }
+        router.get("/v1/coverage/:file") { request, context in try self.coverageExport(request, context.parameters.get("file") ?? "") }
+        router.get("/v1/stops") { request, _ in try self.stops(request) }
+        router.get("/v1/stops/:id") { request, context in try self.stop(request, context.parameters.get("id") ?? "") }
+        router.get("/v1/health") { request, _ in try self.health(request) }
+        router.get("/openapi.json") { request, _ in
+            _ = try QueryParameters(request.uri.query, allowed: [])
+            return Self.response(200, OpenAPIDocument.json, contentType: "application/json")
+        }
+        return router
+    }
+
+    // MARK: Endpoints
+
+    func served() throws(APIError) -> ServedTimetable {
+        guard let s = live.served else {
+            let db = live.databaseStatus
+            throw APIError(503, "NOT_READY", db.reachable || db.checkedAt == nil
+                           ? "The timetable is still loading (or no feed is imported yet); try again in a few seconds."
+                           : "The database cannot be reached, so no timetable is loaded yet; the server keeps trying.",
+                           details: ["retryAfterSeconds": .number(5)])
+        }
+        return s
+    }
+
+    func plan(_ request: Request) throws -> Response {
+        let q = try QueryParameters(request.uri.query, allowed: PlanParameters.names)
+        var (query, n) = try PlanParameters.query(q, now: Int64(Date().timeIntervalSince1970))
+        let s = try served()
+        query.deadline = DispatchTime.now().uptimeNanoseconds + UInt64(planBudget * 1e9)
+        do {
+            let answer = try s.planner.answer(query, numItineraries: n)
+            var body = PlanAnswerJSON.answer(answer)
+            body["feeds"] = s.feeds.map { ["id": $0.id, "version": $0.version] as [String: Any] }
+            return Self.json(200, body)
+        } catch {
+            throw APIError.from(error)
+        }
+    }
+
+    func coverage(_ request: Request) throws -> Response {
+        _ = try QueryParameters(request.uri.query, allowed: [])
+        let s = try served()
+        switch s.coverage {
+        case .building:
+            throw APIError(503, "NOT_READY", "The coverage regions are still being worked out; try again in a few seconds.",
+                           details: ["retryAfterSeconds": .number(5)])
+        case .failed(let why):
+            throw APIError(503, "COVERAGE_UNAVAILABLE", "The coverage regions could not be worked out: \(why)")
+        case .ready(let report):
+            let regions = report.json()["regions"] as? [[String: Any]] ?? []
+            let features: [[String: Any]] = zip(report.regions, regions).map { r, props in
+                var p = props
+                p.removeValue(forKey: "export")
+                p["exportUrl"] = "/v1/coverage/\(r.feedId).geojson"
+                let polygons: [[[[Double]]]] = r.exact.map { rings in rings.map { ring in ring.map { [$0.longitude, $0.latitude] } } }
+                return ["type": "Feature", "id": r.feedId, "properties": p,
+                        "geometry": ["type": "MultiPolygon", "coordinates": polygons] as [String: Any]]
+            }
+            return Self.json(200, ["type": "FeatureCollection", "features": features,
+                                   "unions": report.json()["unions"] ?? [], "notes": report.notes], contentType: "application/geo+json")
+        }
+    }
+
+    func coverageExport(_ request: Request, _ file: String) throws -> Response {
+        _ = try QueryParameters(request.uri.query, allowed: [])
+        guard file.hasSuffix(".geojson") else {
+            throw APIError(404, "NOT_FOUND", "No such resource: exports are at /v1/coverage/FEED.geojson.")
+        }
+        let feed = String(file.dropLast(".geojson".count))
+        let s = try served()
+        guard s.timetable.snapshot.feedIds.contains(feed) else {
+            throw APIError(404, "UNKNOWN_FEED", "No feed \"\(String(feed.prefix(63)))\" is served; served are: \(s.timetable.snapshot.feedIds.joined(separator: ", ")).",
+                           details: ["feeds": .list(s.timetable.snapshot.feedIds.map { .text($0) })])
+        }
+        guard case .ready(let report) = s.coverage, let r = report.regions.first(where: { $0.feedId == feed }) else {
+            throw APIError(503, "NOT_READY", "The coverage regions are still being worked out; try again in a few seconds.",
+                           details: ["retryAfterSeconds": .number(5)])
+        }
+        return Self.response(200, CoverageExport.text(r.export), contentType: "application/geo+json")
+    }
+
+    func stops(_ request: Request) throws -> Response {
+        let q = try QueryParameters(request.uri.query, allowed: ["query", "near", "radius", "feed", "limit"])
+        let s = try served()
+        let limit = try q.int("limit", 1...50) ?? 10
+        let feed = try q["feed"].map { f throws(APIError) -> Int32 in
+            guard let i = s.timetable.snapshot.feedIds.firstIndex(of: f) else {
+                throw APIError.badParameter("feed", f, "one of the served feeds: \(s.timetable.snapshot.feedIds.joined(separator: ", "))")
+            }
+            return Int32(i)
+        }
+        switch (q["query"], try q.coordinate("near")) {
+        case (let text?, nil):
+            guard q["radius"] == nil else { throw APIError.badParameter("radius", q["radius"], "only with near") }
+            guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw APIError.badParameter("query", text, "some letters of a stop's name") }
+            let found = s.stops.search(text, feed: feed, limit: limit)
+            return Self.json(200, ["stops": found.map { StopJSON.stop(s, $0.stop, extra: ["score": ($0.score * 1000).rounded() / 1000]) }])
+        case (nil, let near?):
+            let radius = try q.double("radius", 1...2000, unit: " m") ?? 500
+            let c = Coordinate(latitude: near.latitude, longitude: near.longitude)
+            var out: [[String: Any]] = []
+            for hit in s.timetable.stopsNear(c, beelineMeters: radius) where out.count < limit {
+                if let feed, s.timetable.stopFeed[Int(hit.stop)] != feed { continue }
+                out.append(StopJSON.stop(s, hit.stop, extra: ["distanceMeters": hit.meters.rounded()]))
+            }
+            return Self.json(200, ["stops": out])
+        case (nil, nil):
+            throw APIError.badParameter("query", nil, "give query (a name) or near (lat,lon)")
+        case (_?, _?):
+            throw APIError.badParameter("near", nil, "either query or near, not both")
+        }
+    }
+
+    func stop(_ request: Request, _ rawId: String) throws -> Response {
+        let q = try QueryParameters(request.uri.query, allowed: ["feed", "time", "limit"])
+        let s = try served()
+        let id = rawId.removingPercentEncoding ?? rawId
+        guard id.count <= QueryParameters.maxValueLength else { throw APIError.badParameter("id", String(id.prefix(40)), "a stop id") }
+        let stop: Int32
+        do { stop = try s.planner.resolveStop(q["feed"], id) } catch { throw APIError.from(error) }
+        var time = QueryTime.instant(Int64(Date().timeIntervalSince1970))
+        if let t = q["time"] {
+            guard let parsed = QueryTime.parse(t) else {
+                throw APIError.badParameter("time", t, "ISO 8601 such as 2018-06-05T08:30:00 (local time of the feed) or 2018-06-05T15:30:00Z")
+            }
+            time = parsed
+        }
+        let limit = try q.int("limit", 1...50) ?? 10
+        let departures = s.planner.departures(stop: stop, after: time, limit: limit)
+        return Self.json(200, ["stop": StopJSON.stop(s, stop, extra: [:]), "departures": departures.map { StopJSON.departure(s, $0) }])
+    }
+
+    func health(_ request: Request) throws -> Response {
+        _ = try QueryParameters(request.uri.query, allowed: [])
+        let db = live.databaseStatus
+        let s = live.served
+        var database: [String: Any] = ["reachable": db.reachable]
+        if let t = db.checkedAt { database["checkedAt"] = Self.iso(t) }
+        if let p = db.problem { database["problem"] = p }
+        if let p = db.reloadProblem { database["reloadProblem"] = p }
+        var body: [String: Any] = [
+            "status": s == nil ? "loading" : (db.reachable ? "ok" : "degraded"),
+            "uptimeSeconds": (Date().timeIntervalSince(live.startedAt) * 10).rounded() / 10,
+            "database": database,
+            "memory": ["residentBytes": residentBytes()],
+        ]
+        if let s {
+            let snapshot = s.timetable.snapshot
+            body["timetable"] = [
+                "loadedAt": Self.iso(s.loadedAt), "loadSeconds": (s.loadSeconds * 1000).rounded() / 1000,
+                "stops": s.timetable.stopCount, "routes": s.timetable.routeCount, "trips": s.timetable.tripCount,
+                "stopTimes": snapshot.stopTimeCount,
+                "coverage": { switch s.coverage { case .building: "building"; case .ready: "ready"; case .failed: "failed" } }(),
+            ] as [String: Any]
+            body["feeds"] = s.feeds.map { f -> [String: Any] in
+                var o: [String: Any] = ["id": f.id, "version": f.version, "importedAt": f.importedAt,
+                                        "stops": f.rows["stops"] ?? 0, "routes": f.rows["routes"] ?? 0,
+                                        "trips": f.rows["trips"] ?? 0, "stopTimes": f.rows["stop_times"] ?? 0]
+                if let v = f.feedVersion { o["feedVersion"] = v }
+                if let d = f.firstDate { o["firstDate"] = d }
+                if let d = f.lastDate { o["lastDate"] = d }
+                if let p = f.place { o["place"] = p }
+                return o
+            }
+        } else {
+            body["feeds"] = [Any]()
+        }
+        return Self.json(s == nil ? 503 : 200, body)
+    }
+
+    // MARK: Responses
+
+    static func iso(_ d: Date) -> String {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime]
+        return f.string(from: d)
+    }
+
+    static func json(_ status: Int, _ object: [String: Any], contentType: String = "application/json") -> Response {
+        response(status, PlanAnswerJSON.encode(object), contentType: contentType)
+    }
+
+    static func response(_ status: Int, _ text: String, contentType: String) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = contentType
+        headers[.cacheControl] = "no-store"
+        return Response(status: .init(code: status), headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+}
+
+/// One access log line per request: method, path (never the query string: it holds
+/// riders' places), status, latency, size. Turns every error into the JSON error body:
+/// `APIError`s as they are, Hummingbird's own (no such route: 404; wrong method: 405) with
+/// their status, anything else as a 500 that says nothing of the request.
+struct AccessLogAndErrors: RouterMiddleware {
+    typealias Context = BasicRequestContext
+    let logger: Logger
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = DispatchTime.now().uptimeNanoseconds
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch let e as APIError {
+            response = Self.error(e)
+        } catch let e as HTTPError where e.status.code == 404 && request.method != .get && Self.isRoute(request.uri.path) {
+            response = Self.error(APIError(405, "METHOD_NOT_ALLOWED", "This resource answers GET only."))
+            response.headers[.allow] = "GET"
+        } catch let e as HTTPError {
+            let code = e.status.code == 404 ? "NOT_FOUND" : e.status.code == 405 ? "METHOD_NOT_ALLOWED" : "HTTP_\(e.status.code)"
+            let message = e.status.code == 404 ? "No such resource; see /openapi.json for what this server answers."
+                : e.status.code == 405 ? "This resource answers GET only." : (e.body ?? e.status.reasonPhrase)
+            response = Self.error(APIError(Int(e.status.code), code, message))
+        } catch {
+            logger.error("internal error on \(request.method) \(request.uri.path): \(type(of: error))")
+            response = Self.error(APIError(500, "INTERNAL", "Something went wrong on our side; the request was not answered. Please try again."))
+        }
+        if response.status.code == 503 { response.headers[.retryAfter] = "5" }
+        let ms = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+        let path = request.uri.path.count > 100 ? String(request.uri.path.prefix(100)) + "…" : request.uri.path
+        logger.info("\(request.method) \(path) \(response.status.code) \(String(format: "%.1f", ms)) ms")
+        return response
+    }
+
+    /// A path the API answers (with GET).
+    static func isRoute(_ path: String) -> Bool {
+        ["/v1/plan", "/v1/coverage", "/v1/stops", "/v1/health", "/openapi.json"].contains(path)
+            || (path.hasPrefix("/v1/coverage/") || path.hasPrefix("/v1/stops/")) && path.split(separator: "/").count == 3
+    }
+
+    static func error(_ e: APIError) -> Response {
+        TransitAPI.json(e.status, e.json)
+    }
+}

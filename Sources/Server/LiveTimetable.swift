@@ -1,0 +1,92 @@
+import Coverage
+import Dispatch
+import Foundation
+import Planner
+import Synchronization
+import Timetable
+import TransitModel
+import TransitStore
+
+/// One timetable as the server answers from it: the planner over it, the stop search,
+/// the feeds' catalogue rows, and the coverage regions (worked out in the background
+/// after the timetable is swapped in: plans do not need them, only `/v1/coverage` does).
+public final class ServedTimetable: Sendable {
+    public let planner: JourneyPlanner
+    public let stops: StopSearch
+    /// The catalogue rows of the feeds in this timetable, by feed index.
+    public let feeds: [FeedRecord]
+    public let loadedAt: Date
+    public let loadSeconds: Double
+    private let coverageState = Mutex<CoverageState>(.building)
+    /// Station -> its child stops (platforms, entrances).
+    let stationChildren: [Int32: [Int32]]
+
+    public enum CoverageState: Sendable {
+        case building
+        case ready(CoverageReport)
+        case failed(String)
+    }
+
+    public init(planner: JourneyPlanner, feeds: [FeedRecord], loadedAt: Date, loadSeconds: Double) {
+        self.planner = planner
+        self.stops = StopSearch(timetable: planner.timetable)
+        self.feeds = feeds
+        self.loadedAt = loadedAt
+        self.loadSeconds = loadSeconds
+        var children: [Int32: [Int32]] = [:]
+        for (i, st) in planner.timetable.snapshot.stops.enumerated() where st.parent >= 0 { children[st.parent, default: []].append(Int32(i)) }
+        stationChildren = children
+    }
+
+    public var timetable: Timetable { planner.timetable }
+    public var coverage: CoverageState { coverageState.withLock { $0 } }
+
+    /// Works out the coverage regions (seconds on a large feed); call once, off the
+    /// request path.
+    public func buildCoverage() {
+        let state: CoverageState
+        do {
+            let regions = try CoverageBuilder.regions(timetable)
+            let today = ServiceDate(daysSinceEpoch: Int32(Date().timeIntervalSince1970 / 86_400))
+            state = .ready(CoverageReport.make(regions, timetable: timetable, today: today))
+        } catch {
+            state = .failed("\(error)")
+        }
+        coverageState.withLock { $0 = state }
+    }
+
+    /// Feed id -> version of what this timetable holds.
+    public var versions: [String: Int] { Dictionary(uniqueKeysWithValues: feeds.map { ($0.id, $0.version) }) }
+}
+
+/// What the server serves now, swapped whole when a new feed version arrives, and what it
+/// knows of the database. Requests take the current timetable once and use it to the end,
+/// so a swap never mixes two versions in one answer.
+public final class LiveTimetable: Sendable {
+    private let current = Mutex<ServedTimetable?>(nil)
+    private let database = Mutex<DatabaseStatus>(DatabaseStatus())
+    public let startedAt = Date()
+
+    public struct DatabaseStatus: Sendable {
+        public var reachable = false
+        /// When the state was last confirmed (nil: never reached).
+        public var checkedAt: Date?
+        /// Why it is unreachable, in plain words.
+        public var problem: String?
+        /// The last reload that failed, and why (the old timetable stays).
+        public var reloadProblem: String?
+    }
+
+    public init() {}
+
+    public var served: ServedTimetable? { current.withLock { $0 } }
+    public var databaseStatus: DatabaseStatus { database.withLock { $0 } }
+
+    public func swap(_ new: ServedTimetable) { current.withLock { $0 = new } }
+
+    public func setDatabase(reachable: Bool, problem: String? = nil) {
+        database.withLock { $0.reachable = reachable; $0.checkedAt = Date(); $0.problem = reachable ? nil : problem }
+    }
+
+    public func setReloadProblem(_ problem: String?) { database.withLock { $0.reloadProblem = problem } }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Logging
+import Planner
+import Timetable
+import TransitModel
+import TransitStore
+
+/// Keeps the served timetable in step with the database: LISTENs on the feeds' change
+/// channel (imports and removals NOTIFY on commit), loads and builds a new timetable
+/// beside the one being served, and swaps it in. Any number of servers sharing one
+/// database each do this on their own. When the database is down it says so (in the log
+/// and `/v1/health`), keeps serving what it has, and reconnects with growing pauses.
+///
+/// Runs on its own thread: libpq is blocking, and loading is seconds of CPU that must not
+/// hold up request handling.
+public final class Reloader: @unchecked Sendable {
+    let url: String
+    let live: LiveTimetable
+    let feeds: [String]?
+    let places: [String: String]
+    let logger: Logger
+    /// Seconds between checks when nothing is heard: catches a notification missed while
+    /// the connection was down, and finds a dead database for `/v1/health`.
+    let quietCheck: Double
+
+    public init(url: String, live: LiveTimetable, feeds: [String]?, places: [String: String] = [:], logger: Logger,
+                quietCheck: Double = 5) {
+        self.url = url; self.live = live; self.feeds = feeds; self.places = places; self.logger = logger
+        self.quietCheck = quietCheck
+    }
+
+    public func start() {
+        let thread = Thread { [self] in self.run() }
+        thread.name = "transit-reloader"
+        thread.start()
+    }
+
+    private func run() {
+        var pause = 1.0
+        while true {
+            do {
+                let db = try PGConnection(url: url)
+                try db.execute("LISTEN \(FeedCatalog.changeChannel)")
+                if !live.databaseStatus.reachable && live.databaseStatus.checkedAt != nil {
+                    logger.info("database reachable again at \(db.displayURL)")
+                }
+                live.setDatabase(reachable: true)
+                pause = 1
+                try reloadIfChanged(db)
+                while true {
+                    let heard = try db.waitForNotifications(timeout: quietCheck)
+                    if heard.isEmpty { _ = try db.scalar("SELECT 1") }
+                    live.setDatabase(reachable: true)
+                    if !heard.isEmpty { logger.info("feeds changed: \(heard.map(\.payload).joined(separator: ", "))") }
+                    try reloadIfChanged(db)
+                }
+            } catch {
+                let message = (error as? StoreError)?.message ?? "\(error)"
+                live.setDatabase(reachable: false, problem: message)
+                logger.error("\(message); \(live.served == nil ? "no timetable yet" : "still serving the timetable loaded") — retrying in \(Int(pause)) s")
+                Thread.sleep(forTimeInterval: pause)
+                pause = min(30, pause * 2)
+            }
+        }
+    }
+
+    /// Loads a new timetable when the feeds' versions differ from the served ones.
+    private func reloadIfChanged(_ db: PGConnection) throws {
+        while true {
+            var versions = try FeedCatalog(db: db).versions()
+            if let feeds { versions = versions.filter { feeds.contains($0.key) } }
+            // `feeds` named but not (yet) imported: the loader would refuse; wait for them.
+            if let feeds, versions.count < Set(feeds).count {
+                live.setReloadProblem("waiting for feeds not loaded yet: \(Set(feeds).subtracting(versions.keys).sorted().joined(separator: ", "))")
+                return
+            }
+            if let served = live.served, served.versions == versions { return }
+            if versions.isEmpty {
+                if live.served == nil { return }   // nothing loaded, nothing served: wait
+            }
+            let started = Date()
+            do {
+                // The catalogue read before the load: the data loaded is at least this new,
+                // so a version committed meanwhile is seen as a change on the next round.
+                let records = try FeedCatalog(db: db).list()
+                let snapshot = try SnapshotLoader(db: db).load(feeds: feeds)
+                var named = snapshot
+                for (f, id) in named.feedIds.enumerated() {
+                    if let place = places[id] {
+                        while named.feedInfo.count <= f { named.feedInfo.append(.init()) }
+                        named.feedInfo[f].place = place
+                    }
+                }
+                let byId = Dictionary(uniqueKeysWithValues: records.map { ($0.id, $0) })
+                let tt = try TimetableBuilder.build(named)
+                let served = ServedTimetable(planner: JourneyPlanner(timetable: tt),
+                                             feeds: named.feedIds.compactMap { byId[$0] },
+                                             loadedAt: Date(), loadSeconds: Date().timeIntervalSince(started))
+                live.swap(served)
+                live.setReloadProblem(nil)
+                logger.info("serving \(served.feeds.map { "\($0.id) v\($0.version)" }.joined(separator: ", ")) (loaded in \(String(format: "%.2f", served.loadSeconds)) s)")
+                let coverage = Thread { served.buildCoverage() }
+                coverage.name = "transit-coverage"
+                coverage.start()
+            } catch let e as StoreError where e.code == .connectionFailed {
+                throw e
+            } catch {
+                // A feed that cannot be built (or vanished meanwhile): keep the old one.
+                live.setReloadProblem("\(error)")
+                logger.error("cannot load the new feeds (still serving the old timetable): \(error)")
+                return
+            }
+        }
+    }
+}

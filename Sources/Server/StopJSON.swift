@@ -1,0 +1,54 @@
+import Planner
+import Timetable
+import TransitModel
+
+/// How stops and departures look in the API's answers.
+enum StopJSON {
+    /// A route as a stop lists it.
+    static func route(_ s: FeedSnapshot, _ source: Int32) -> [String: Any] {
+        let r = s.routes[Int(source)]
+        var o: [String: Any] = ["id": r.routeId, "mode": LegMode(routeType: Int(r.type)).rawValue]
+        if let v = r.shortName, !v.isEmpty { o["shortName"] = v }
+        if let v = r.longName, !v.isEmpty { o["longName"] = v }
+        if let v = r.color, !v.isEmpty { o["color"] = v }
+        return o
+    }
+
+    /// A stop (or station), its place and the routes through it (a station: through its
+    /// platforms), plus `extra` (score, distance).
+    static func stop(_ served: ServedTimetable, _ stop: Int32, extra: [String: Any]) -> [String: Any] {
+        let tt = served.timetable, s = tt.snapshot
+        let st = s.stops[Int(stop)]
+        var o: [String: Any] = ["id": st.stopId, "feed": s.feedIds[Int(st.feed)], "name": st.name,
+                                "kind": st.locationType == 1 ? "station" : "stop"]
+        if let c = tt.coordinate(ofStop: stop) { o["lat"] = c.latitude; o["lon"] = c.longitude } else { o["lat"] = 0.0; o["lon"] = 0.0 }
+        if let p = st.platformCode, !p.isEmpty { o["platformCode"] = p }
+        if st.parent >= 0 { o["parentStation"] = s.stops[Int(st.parent)].stopId }
+        var members = [stop]
+        if st.locationType == 1 { members += served.children(of: stop) }
+        var seen = Set<Int32>(), routes: [[String: Any]] = []
+        for m in members {
+            for i in Int(tt.stopRouteOffsets[Int(m)])..<Int(tt.stopRouteOffsets[Int(m) + 1]) {
+                let source = tt.routeSourceRoute[Int(tt.stopRouteRoute[i])]
+                if seen.insert(source).inserted { routes.append(route(s, source)) }
+            }
+        }
+        o["routes"] = routes
+        for (k, v) in extra { o[k] = v }
+        return o
+    }
+
+    static func departure(_ served: ServedTimetable, _ d: Departure) -> [String: Any] {
+        let s = served.timetable.snapshot
+        var o: [String: Any] = ["stopId": s.stops[Int(d.stop)].stopId, "route": route(s, d.sourceRoute), "trip": d.tripId,
+                                "serviceDate": d.serviceDate.iso8601, "departure": d.timeISO]
+        if let p = d.platformCode, !p.isEmpty { o["platformCode"] = p }
+        if let h = d.headsign, !h.isEmpty { o["headsign"] = h }
+        return o
+    }
+}
+
+extension ServedTimetable {
+    /// The stops whose parent station is `station`.
+    func children(of station: Int32) -> [Int32] { stationChildren[station] ?? [] }
+}
