@@ -23,12 +23,13 @@ def obj(required, props, additional=True):
 def qparam(name, schema, description, required=False):
     return {"name": name, "in": "query", "required": required, "description": description, "schema": schema}
 
-place_param = {"type": "string", "maxLength": 200,
-               "pattern": r"^(stop:.+|\s*[+-]?(\d+\.?\d*|\.\d+)\s*,\s*[+-]?(\d+\.?\d*|\.\d+)\s*)$"}
+coordinate_pattern = r"[ \t]*[+-]?(\d+\.?\d*|\.\d+)[ \t]*,[ \t]*[+-]?(\d+\.?\d*|\.\d+)[ \t]*"
+place_param = {"type": "string", "maxLength": 200, "pattern": r"^(stop:.+|" + coordinate_pattern + ")$"}
+near_param = {"type": "string", "maxLength": 200, "pattern": "^" + coordinate_pattern + "$"}
 time_param = {"type": "string", "maxLength": 200,
               "pattern": r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2})?(Z|[+-]\d{2}:\d{2})?$"}
 bool_param = {"type": "boolean"}
-feed_param = {"type": "string", "maxLength": 63, "pattern": r"^[A-Za-z0-9._-]+$"}
+feed_param = {"type": "string", "minLength": 1, "maxLength": 63, "pattern": r"^[A-Za-z0-9._-]+$"}
 
 plan_params = [
     qparam("from", place_param, "Origin: `lat,lon` or `stop:ID` (or `stop:FEED:ID`).", True),
@@ -175,7 +176,7 @@ doc = {
             "operationId": "stops", "summary": "Find stops by name (forgiving case, accents and small typos; best first) or near a place.",
             "parameters": [
                 qparam("query", {"type": "string", "minLength": 1, "maxLength": 200}, "Part of a stop's name. Give `query` or `near`."),
-                qparam("near", place_param, "`lat,lon`. Give `query` or `near`."),
+                qparam("near", near_param, "`lat,lon`. Give `query` or `near`."),
                 qparam("radius", {"type": "number", "minimum": 1, "maximum": 2000}, "Meters around `near` (default 500)."),
                 qparam("feed", feed_param, "Only this feed's stops."),
                 qparam("limit", {"type": "integer", "minimum": 1, "maximum": 50}, "At most this many (default 10)."),

@@ -298,6 +298,8 @@ public final class JourneyPlanner: Sendable {
     /// The stop a place names, if it is a stop.
     public func resolveStop(_ feed: String?, _ id: String) throws(PlanError) -> Int32 {
         var feed = feed, id = id
+        // stop:FEED:ID with the same feed given apart (the API's `feed`): the id is ID.
+        if let f = feed, id.hasPrefix(f + ":"), stopsById[id] == nil { id = String(id.dropFirst(f.count + 1)) }
         if feed == nil, let colon = id.firstIndex(of: ":"), feedIndex[String(id[..<colon])] != nil, stopsById[id] == nil {
             feed = String(id[..<colon]); id = String(id[id.index(after: colon)...])
         }
@@ -368,7 +370,8 @@ public final class JourneyPlanner: Sendable {
     func plan(_ query: PlanQuery, filter: RideFilter) throws(PlanError) -> PlanResult {
         let p = query.parameters
         do { try p.validate(footpathBeelineMeters: timetable.footpathBeelineMeters) } catch {
-            throw PlanError("BAD_PARAMETER", error.description)
+            throw PlanError("BAD_PARAMETER", error.description,
+                            details: ["parameter": .text(error.parameter), "value": .text(error.value), "allowed": .text(error.allowed)])
         }
         let origin = try coordinate(of: query.from)
         let destination = try coordinate(of: query.to)
@@ -392,7 +395,10 @@ public final class JourneyPlanner: Sendable {
         do {
             request = try RaptorRequest(arriveBy: query.arriveBy, time: t, access: access, egress: egress, days: days,
                                         parameters: p, window: query.window.map(Int64.init), filter: filter, timetable: timetable)
-        } catch { throw PlanError("BAD_PARAMETER", error.description) }
+        } catch {
+            throw PlanError("BAD_PARAMETER", error.description,
+                            details: ["parameter": .text(error.parameter), "value": .text(error.value), "allowed": .text(error.allowed)])
+        }
         for j in router.route(request) {
             journeys.append(Journey(departure: j.departure, arrival: j.arrival, rides: j.rides, legs: j.legs, walkMeters: nil))
         }

@@ -106,11 +106,6 @@ public enum PlanAnswerJSON {
                 "map": ItineraryMap(it).geoJSON]
     }
 
-    /// Compact JSON text, keys sorted.
-    public static func encode(_ object: [String: Any]) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
-            return "{}"
-        }
-        return String(decoding: data, as: UTF8.self)
-    }
+    /// Compact JSON text, keys sorted (`JSONText`).
+    public static func encode(_ object: [String: Any]) -> String { JSONText.encode(object) }
 }

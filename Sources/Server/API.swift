@@ -9,6 +9,11 @@ import Planner
 import Timetable
 import TransitModel
 
+/// Functions here and in the rest of this module that loop over `[String: Any]` JSON or
+/// log in loops are marked `@_optimize(none)`: Swift 6.3.1's loop-invariant code motion
+/// (its escape analysis) took over ten minutes of CPU on them in a release build. They
+/// are glue; the work of a request is in Planner, which is optimized as usual.
+///
 /// The HTTP API over a `LiveTimetable`: `/v1/plan`, `/v1/coverage`, `/v1/stops`,
 /// `/v1/health`, `/openapi.json`. Read-only; every answer is JSON; every error is
 /// `{"error": {"code", "message", "details"}}` with its status.
@@ -67,6 +72,7 @@ public struct TransitAPI: Sendable {
         }
     }
 
+    @_optimize(none)  // see TransitAPI: the optimizer takes minutes on this glue
     func coverage(_ request: Request) throws -> Response {
         _ = try QueryParameters(request.uri.query, allowed: [])
         let s = try served()
@@ -109,15 +115,17 @@ public struct TransitAPI: Sendable {
         return Self.response(200, CoverageExport.text(r.export), contentType: "application/geo+json")
     }
 
+    @_optimize(none)  // see TransitAPI: the optimizer takes minutes on this glue
     func stops(_ request: Request) throws -> Response {
         let q = try QueryParameters(request.uri.query, allowed: ["query", "near", "radius", "feed", "limit"])
         let s = try served()
         let limit = try q.int("limit", 1...50) ?? 10
-        let feed = try q["feed"].map { f throws(APIError) -> Int32 in
+        var feed: Int32?
+        if let f = try q.feed() {
             guard let i = s.timetable.snapshot.feedIds.firstIndex(of: f) else {
                 throw APIError.badParameter("feed", f, "one of the served feeds: \(s.timetable.snapshot.feedIds.joined(separator: ", "))")
             }
-            return Int32(i)
+            feed = Int32(i)
         }
         switch (q["query"], try q.coordinate("near")) {
         case (let text?, nil):
@@ -147,7 +155,7 @@ public struct TransitAPI: Sendable {
         let id = rawId.removingPercentEncoding ?? rawId
         guard id.count <= QueryParameters.maxValueLength else { throw APIError.badParameter("id", String(id.prefix(40)), "a stop id") }
         let stop: Int32
-        do { stop = try s.planner.resolveStop(q["feed"], id) } catch { throw APIError.from(error) }
+        do { stop = try s.planner.resolveStop(try q.feed(), id) } catch let e as PlanError { throw APIError.from(e) }
         var time = QueryTime.instant(Int64(Date().timeIntervalSince1970))
         if let t = q["time"] {
             guard let parsed = QueryTime.parse(t) else {
@@ -160,6 +168,7 @@ public struct TransitAPI: Sendable {
         return Self.json(200, ["stop": StopJSON.stop(s, stop, extra: [:]), "departures": departures.map { StopJSON.departure(s, $0) }])
     }
 
+    @_optimize(none)  // see TransitAPI: the optimizer takes minutes on this glue
     func health(_ request: Request) throws -> Response {
         _ = try QueryParameters(request.uri.query, allowed: [])
         let db = live.databaseStatus
@@ -175,11 +184,10 @@ public struct TransitAPI: Sendable {
             "memory": ["residentBytes": residentBytes()],
         ]
         if let s {
-            let snapshot = s.timetable.snapshot
             body["timetable"] = [
                 "loadedAt": Self.iso(s.loadedAt), "loadSeconds": (s.loadSeconds * 1000).rounded() / 1000,
                 "stops": s.timetable.stopCount, "routes": s.timetable.routeCount, "trips": s.timetable.tripCount,
-                "stopTimes": snapshot.stopTimeCount,
+                "stopTimes": s.feeds.reduce(0) { $0 + ($1.rows["stop_times"] ?? 0) },
                 "coverage": { switch s.coverage { case .building: "building"; case .ready: "ready"; case .failed: "failed" } }(),
             ] as [String: Any]
             body["feeds"] = s.feeds.map { f -> [String: Any] in

@@ -27,6 +27,7 @@ public final class ServedTimetable: Sendable {
         case failed(String)
     }
 
+    @_optimize(none)  // see TransitAPI: the optimizer takes minutes on this glue
     public init(planner: JourneyPlanner, feeds: [FeedRecord], loadedAt: Date, loadSeconds: Double) {
         self.planner = planner
         self.stops = StopSearch(timetable: planner.timetable)

@@ -29,7 +29,7 @@ public enum OpenAPIDocument {
       "schema": {
        "type": "string",
        "maxLength": 200,
-       "pattern": "^(stop:.+|\\s*[+-]?(\\d+\\.?\\d*|\\.\\d+)\\s*,\\s*[+-]?(\\d+\\.?\\d*|\\.\\d+)\\s*)$"
+       "pattern": "^(stop:.+|[ \\t]*[+-]?(\\d+\\.?\\d*|\\.\\d+)[ \\t]*,[ \\t]*[+-]?(\\d+\\.?\\d*|\\.\\d+)[ \\t]*)$"
       }
      },
      {
@@ -40,7 +40,7 @@ public enum OpenAPIDocument {
       "schema": {
        "type": "string",
        "maxLength": 200,
-       "pattern": "^(stop:.+|\\s*[+-]?(\\d+\\.?\\d*|\\.\\d+)\\s*,\\s*[+-]?(\\d+\\.?\\d*|\\.\\d+)\\s*)$"
+       "pattern": "^(stop:.+|[ \\t]*[+-]?(\\d+\\.?\\d*|\\.\\d+)[ \\t]*,[ \\t]*[+-]?(\\d+\\.?\\d*|\\.\\d+)[ \\t]*)$"
       }
      },
      {
@@ -50,6 +50,7 @@ public enum OpenAPIDocument {
       "description": "Scopes `stop:ID` places to this feed.",
       "schema": {
        "type": "string",
+       "minLength": 1,
        "maxLength": 63,
        "pattern": "^[A-Za-z0-9._-]+$"
       }
@@ -297,6 +298,7 @@ public enum OpenAPIDocument {
       "required": true,
       "schema": {
        "type": "string",
+       "minLength": 1,
        "maxLength": 63,
        "pattern": "^[A-Za-z0-9._-]+$"
       }
@@ -370,7 +372,7 @@ public enum OpenAPIDocument {
       "schema": {
        "type": "string",
        "maxLength": 200,
-       "pattern": "^(stop:.+|\\s*[+-]?(\\d+\\.?\\d*|\\.\\d+)\\s*,\\s*[+-]?(\\d+\\.?\\d*|\\.\\d+)\\s*)$"
+       "pattern": "^[ \\t]*[+-]?(\\d+\\.?\\d*|\\.\\d+)[ \\t]*,[ \\t]*[+-]?(\\d+\\.?\\d*|\\.\\d+)[ \\t]*$"
       }
      },
      {
@@ -391,6 +393,7 @@ public enum OpenAPIDocument {
       "description": "Only this feed's stops.",
       "schema": {
        "type": "string",
+       "minLength": 1,
        "maxLength": 63,
        "pattern": "^[A-Za-z0-9._-]+$"
       }
@@ -474,6 +477,7 @@ public enum OpenAPIDocument {
       "description": "The feed, when several have this stop id.",
       "schema": {
        "type": "string",
+       "minLength": 1,
        "maxLength": 63,
        "pattern": "^[A-Za-z0-9._-]+$"
       }

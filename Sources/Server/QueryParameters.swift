@@ -10,6 +10,7 @@ public struct QueryParameters: Sendable {
     public static let maxValueLength = 200
     public static let maxQueryLength = 4096
 
+    @_optimize(none)  // see TransitAPI: the optimizer takes minutes on this glue
     public init(_ query: String?, allowed: [String]) throws(APIError) {
         guard let query, !query.isEmpty else { return }
         guard query.utf8.count <= Self.maxQueryLength else {
@@ -39,6 +40,13 @@ public struct QueryParameters: Sendable {
     }
 
     public subscript(_ name: String) -> String? { values[name] }
+
+    /// `feed`: a feed id (not empty), or nil when not given.
+    public func feed() throws(APIError) -> String? {
+        guard let f = values["feed"] else { return nil }
+        guard !f.isEmpty, f.count <= 63 else { throw APIError.badParameter("feed", f, "a feed id (see /v1/health)") }
+        return f
+    }
 
     public func bool(_ name: String) throws(APIError) -> Bool? {
         guard let v = values[name] else { return nil }
@@ -88,7 +96,7 @@ public enum PlanParameters {
     public static let maxWindow = 180
 
     public static func query(_ q: QueryParameters, now: Int64) throws(APIError) -> (PlanQuery, numItineraries: Int) {
-        let feed = q["feed"]
+        let feed = try q.feed()
         func place(_ name: String) throws(APIError) -> Place {
             guard let v = q[name] else { throw APIError.badParameter(name, nil, "lat,lon or stop:ID") }
             guard var p = Place.parse(v) else {

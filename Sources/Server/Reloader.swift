@@ -35,6 +35,7 @@ public final class Reloader: @unchecked Sendable {
         thread.start()
     }
 
+    @_optimize(none)  // see TransitAPI: the optimizer takes minutes on this glue
     private func run() {
         var pause = 1.0
         while true {
@@ -65,6 +66,7 @@ public final class Reloader: @unchecked Sendable {
     }
 
     /// Loads a new timetable when the feeds' versions differ from the served ones.
+    @_optimize(none)  // see TransitAPI: the optimizer takes minutes on this glue
     private func reloadIfChanged(_ db: PGConnection) throws {
         while true {
             var versions = try FeedCatalog(db: db).versions()

@@ -16,6 +16,7 @@ enum StopJSON {
 
     /// A stop (or station), its place and the routes through it (a station: through its
     /// platforms), plus `extra` (score, distance).
+    @_optimize(none)  // see TransitAPI: the optimizer takes minutes on this glue
     static func stop(_ served: ServedTimetable, _ stop: Int32, extra: [String: Any]) -> [String: Any] {
         let tt = served.timetable, s = tt.snapshot
         let st = s.stops[Int(stop)]

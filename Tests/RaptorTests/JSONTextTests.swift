@@ -1,0 +1,40 @@
+import Foundation
+import Planner
+import Testing
+
+/// `JSONText` against Foundation's JSONSerialization: the same values back, keys sorted,
+/// strings escaped, booleans apart from numbers.
+@Suite struct JSONTextTests {
+    @Test("escapes, numbers, booleans, nesting; reads back as the same value")
+    func roundTrip() throws {
+        let value: [String: Any] = [
+            "z": "quote \" backslash \\ slash / newline \n tab \t bell \u{07} é 日本",
+            "a": [1, 2.5, -0.25, 1e-7, 37.792874, -122.39702, 2.0, 1e20] as [Any],
+            "m": ["t": true, "f": false, "zero": 0, "one": 1, "null": NSNull()] as [String: Any],
+            "coords": [[-122.4, 37.8], [-122.41, 37.81]],
+            "ints": [Int64(9_007_199_254_740_993), Int64(-3)],
+            "nan": Double.nan,
+        ]
+        let text = JSONText.encode(value)
+        let back = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(back["z"] as? String == value["z"] as? String)
+        let numbers = try #require(back["a"] as? [NSNumber])
+        #expect(numbers.map(\.doubleValue) == [1, 2.5, -0.25, 1e-7, 37.792874, -122.39702, 2.0, 1e20])
+        #expect(text.contains("\"a\":[1,2.5,-0.25,1e-07,37.792874,-122.39702,2,1e+20]"), "\(text)")
+        #expect(text.contains("\"m\":{\"f\":false,\"null\":null,\"one\":1,\"t\":true,\"zero\":0}"), "booleans stay booleans: \(text)")
+        #expect(text.contains("\"ints\":[9007199254740993,-3]"))
+        #expect(text.contains("\"nan\":null"))
+        #expect(text.contains("slash / newline \\n tab \\t bell \\u0007"))
+        // Keys in order at every level.
+        #expect(text.hasPrefix("{\"a\":") && text.hasSuffix("\"z\":\"quote \\\" backslash \\\\ slash / newline \\n tab \\t bell \\u0007 é 日本\"}"))
+    }
+
+    @Test("a plan answer: the same JSON as JSONSerialization gives, value for value")
+    func sameAsFoundation() throws {
+        let value: [String: Any] = ["itineraries": [["legs": [["mode": "WALK", "distanceMeters": 120.5, "durationSeconds": 95]],
+                                                     "labels": ["fastest"], "recommended": true]], "error": NSNull(), "recommended": 0]
+        let ours = try JSONSerialization.jsonObject(with: Data(JSONText.encode(value).utf8)) as? NSDictionary
+        let theirs = try JSONSerialization.jsonObject(with: JSONSerialization.data(withJSONObject: value)) as? NSDictionary
+        #expect(ours == theirs)
+    }
+}
