@@ -35,21 +35,6 @@ public enum JSONText {
                 write(d[key]!, into: &out)
             }
             out.append(UInt8(ascii: "}"))
-        // Coordinates: many short arrays of doubles; cast to [Any] they would be copied.
-        case let a as [Double]:
-            out.append(UInt8(ascii: "["))
-            for (i, v) in a.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                double(v, into: &out)
-            }
-            out.append(UInt8(ascii: "]"))
-        case let a as [[Double]]:
-            out.append(UInt8(ascii: "["))
-            for (i, v) in a.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                write(v, into: &out)
-            }
-            out.append(UInt8(ascii: "]"))
         case let a as [Any]:
             out.append(UInt8(ascii: "["))
             for (i, v) in a.enumerated() {

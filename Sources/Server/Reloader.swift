@@ -88,10 +88,7 @@ public final class Reloader: @unchecked Sendable {
                 let snapshot = try SnapshotLoader(db: db).load(feeds: feeds)
                 var named = snapshot
                 for (f, id) in named.feedIds.enumerated() {
-                    if let place = places[id] {
-                        while named.feedInfo.count <= f { named.feedInfo.append(.init()) }
-                        named.feedInfo[f].place = place
-                    }
+                    if let place = places[id] { named.setPlace(place, feed: f) }
                 }
                 let byId = Dictionary(uniqueKeysWithValues: records.map { ($0.id, $0) })
                 let tt = try TimetableBuilder.build(named)

@@ -52,8 +52,7 @@ struct TimetableSourceOptions: ParsableArguments {
             guard let f = snapshot.feedIds.firstIndex(of: id) else {
                 throw CLIError("--place names feed \"\(id)\", which is not loaded; loaded feeds: \(snapshot.feedIds.joined(separator: ", "))")
             }
-            while snapshot.feedInfo.count <= f { snapshot.feedInfo.append(.init()) }
-            snapshot.feedInfo[f].place = name
+            snapshot.setPlace(name, feed: f)
         }
     }
 

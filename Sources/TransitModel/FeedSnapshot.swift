@@ -183,6 +183,12 @@ public struct FeedSnapshot: Sendable {
 
     public var stopTimeCount: Int { stopTimeStop.count }
 
+    /// Declares the place feed `f` serves (`transit import --place`, `--place FEED=NAME`).
+    public mutating func setPlace(_ place: String, feed f: Int) {
+        while feedInfo.count <= f { feedInfo.append(FeedInfo()) }
+        feedInfo[f].place = place
+    }
+
     /// What feed `f` says about itself (empty when it says nothing).
     public func info(feed f: Int) -> FeedInfo { f < feedInfo.count ? feedInfo[f] : FeedInfo() }
 
