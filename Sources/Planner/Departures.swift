@@ -48,7 +48,7 @@ extension JourneyPlanner {
                            includeNonBoarding: Bool = false) -> [Departure] {
         let tt = timetable, stops = tt.snapshot.stops
         guard stop >= 0 && Int(stop) < stops.count, limit > 0, withinSeconds >= 0 else { return [] }
-        let zone = TimeZone(identifier: feedTimeZone(stops[Int(stop)].feed)) ?? TimeZone(identifier: "UTC")!
+        let zone = self.zone(feedTimeZone(stops[Int(stop)].feed))
         let t: Int64
         switch time {
         case .instant(let u): t = u

@@ -206,6 +206,8 @@ public final class JourneyPlanner: Sendable {
     /// Time zones by name, made once: creating a TimeZone per query costs a lookup in
     /// Foundation's shared zone cache on every request.
     private let zones: [String: TimeZone]
+    /// The time zone of this name, made once when the planner was built (UTC if unknown).
+    func zone(_ name: String) -> TimeZone { zones[name] ?? zones["UTC"]! }
     /// Timetable route -> its transit mode.
     let routeMode: [LegMode]
     /// Stop -> marked wheelchair accessible (its own wheelchair_boarding, else its parent
