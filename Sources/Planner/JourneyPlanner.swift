@@ -184,6 +184,12 @@ public struct Journey: Sendable, Equatable {
     public var walkMeters: Double?
 }
 
+extension Journey {
+    init(_ j: RaptorJourney) {
+        self.init(departure: j.departure, arrival: j.arrival, rides: j.rides, legs: j.legs, walkMeters: nil)
+    }
+}
+
 public struct PlanResult: Sendable {
     public var journeys: [Journey]
     /// The query's time zone (IANA name) and the UTC instant the query time meant.
@@ -370,6 +376,34 @@ public final class JourneyPlanner: Sendable {
 
     /// As `plan(_:)`, with any ride filter (the tests check arbitrary ones against the reference).
     func plan(_ query: PlanQuery, filter: RideFilter) throws(PlanError) -> PlanResult {
+        try plan(query, filter: filter, window: query.window.map(Int64.init)) { router.route($0) }
+    }
+
+    /// The model's answer at the query time and the range's journeys over `window` after
+    /// it (by departure), from one range search (`RaptorRouter.answer`); `complete` is
+    /// false when `outOfTime` cut the range short (its earliest departures are missing).
+    /// Depart-at only.
+    func planWithAlternatives(_ query: PlanQuery, window: Int, outOfTime: () -> Bool)
+        throws(PlanError) -> (model: PlanResult, range: [Journey], complete: Bool) {
+        precondition(!query.arriveBy && window > 0)
+        var modelQuery = query
+        modelQuery.window = nil
+        var range: [Journey] = []
+        var complete = true
+        let model = try plan(modelQuery, filter: rideFilter(modes: query.modes, wheelchair: query.wheelchair),
+                             window: Int64(window)) { request in
+            let found = router.answer(request, outOfTime: outOfTime)
+            range = found.range.map(Journey.init)
+            complete = found.complete
+            return found.model
+        }
+        return (model, range, complete)
+    }
+
+    /// `plan` with the router call given: the request gets `window`; `query.window` says
+    /// how the journeys are ordered (by departure for a range).
+    private func plan(_ query: PlanQuery, filter: RideFilter, window: Int64?,
+                      route: (RaptorRequest) -> [RaptorJourney]) throws(PlanError) -> PlanResult {
         let p = query.parameters
         do { try p.validate(footpathBeelineMeters: timetable.footpathBeelineMeters) } catch {
             throw PlanError("BAD_PARAMETER", error.description,
@@ -396,14 +430,12 @@ public final class JourneyPlanner: Sendable {
         let request: RaptorRequest
         do {
             request = try RaptorRequest(arriveBy: query.arriveBy, time: t, access: access, egress: egress, days: days,
-                                        parameters: p, window: query.window.map(Int64.init), filter: filter, timetable: timetable)
+                                        parameters: p, window: window, filter: filter, timetable: timetable)
         } catch {
             throw PlanError("BAD_PARAMETER", error.description,
                             details: ["parameter": .text(error.parameter), "value": .text(error.value), "allowed": .text(error.allowed)])
         }
-        for j in router.route(request) {
-            journeys.append(Journey(departure: j.departure, arrival: j.arrival, rides: j.rides, legs: j.legs, walkMeters: nil))
-        }
+        journeys += route(request).map(Journey.init)
         // Range: by departure. Otherwise first the one that arrives earliest (arrive-by:
         // departs latest), fewer rides, less walking.
         if query.window != nil {

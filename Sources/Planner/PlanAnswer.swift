@@ -79,7 +79,27 @@ extension JourneyPlanner {
         }
         var modelQuery = query
         modelQuery.window = nil
-        let model = try plan(modelQuery)
+        var cutShort = false
+        func outOfTime() -> Bool {
+            if let d = query.deadline, DispatchTime.now().uptimeNanoseconds > d { cutShort = true }
+            return cutShort
+        }
+        // Alternatives are looked for when the model's answer has rides and leaves room.
+        func roomFor(_ modelJourneys: Int, rides: Bool) -> Bool { window > 0 && modelJourneys < numItineraries && rides }
+        let model: PlanResult
+        var range: [Journey] = []
+        if !query.arriveBy && window > 0 {
+            // One range search gives the model's answer and the departures in the window.
+            let found = try planWithAlternatives(query, window: window, outOfTime: outOfTime)
+            model = found.model
+            if !found.complete { cutShort = true }
+            if roomFor(model.journeys.count, rides: model.journeys.contains { $0.rides > 0 }) {
+                range = found.range.filter { $0.rides > 0 }
+                    .sorted { ($0.departure, $0.arrival, $0.rides) < ($1.departure, $1.arrival, $1.rides) }
+            }
+        } else {
+            model = try plan(modelQuery)
+        }
         let outside = outsideServicePeriod(model, query.parameters)
         // An end near stops that have no service then: the feed's period, when it is over
         // or not begun, says why best; a walk may still be offered.
@@ -94,33 +114,19 @@ extension JourneyPlanner {
         // Candidates in order of priority: the model's answer first, in its order, then the
         // departures nearest the query time.
         var candidates: [(journey: Journey, model: Bool)] = model.journeys.map { ($0, true) }
-        var cutShort = false
-        func outOfTime() -> Bool {
-            if let d = query.deadline, DispatchTime.now().uptimeNanoseconds > d { cutShort = true }
-            return cutShort
-        }
-        if window > 0 && !outOfTime() && model.journeys.count < numItineraries && model.journeys.contains(where: { $0.rides > 0 }) {
-            if !query.arriveBy {
-                // rRAPTOR starts every departure in the window; the journey found from one
-                // may leave later (a later first ride), past the window's end.
-                let last = model.time + Int64(window)
-                var rangeQuery = query
-                rangeQuery.window = window
-                let range = try plan(rangeQuery).journeys.filter { $0.rides > 0 && $0.departure <= last }
-                candidates += range.sorted { ($0.departure, $0.arrival, $0.rides) < ($1.departure, $1.arrival, $1.rides) }.map { ($0, false) }
-            } else {
-                // Earlier arrivals: ask again just before the arrival of the latest departure.
-                var current = model.journeys.filter { $0.rides > 0 }
-                let earliest = model.time - Int64(window)
-                for _ in 0..<numItineraries where !outOfTime() {
-                    guard let latest = current.max(by: { ($0.departure, -$0.arrival) < ($1.departure, -$1.arrival) }) else { break }
-                    let t = latest.arrival - 1
-                    guard t >= earliest else { break }
-                    var q = modelQuery
-                    q.time = .instant(t)
-                    current = try plan(q).journeys.filter { $0.rides > 0 && $0.arrival >= earliest }
-                    candidates += current.sorted { ($0.arrival, $0.departure) > ($1.arrival, $1.departure) }.map { ($0, false) }
-                }
+        candidates += range.map { ($0, false) }
+        if query.arriveBy && roomFor(model.journeys.count, rides: model.journeys.contains { $0.rides > 0 }) && !outOfTime() {
+            // Earlier arrivals: ask again just before the arrival of the latest departure.
+            var current = model.journeys.filter { $0.rides > 0 }
+            let earliest = model.time - Int64(window)
+            for _ in 0..<numItineraries where !outOfTime() {
+                guard let latest = current.max(by: { ($0.departure, -$0.arrival) < ($1.departure, -$1.arrival) }) else { break }
+                let t = latest.arrival - 1
+                guard t >= earliest else { break }
+                var q = modelQuery
+                q.time = .instant(t)
+                current = try plan(q).journeys.filter { $0.rides > 0 && $0.arrival >= earliest }
+                candidates += current.sorted { ($0.arrival, $0.departure) > ($1.arrival, $1.departure) }.map { ($0, false) }
             }
         }
         // Transit only where it is faster than walking the whole way.

@@ -22,6 +22,11 @@ public struct RaptorRouter: Sendable {
     /// departure for depart-at, earliest arrival for arrive-by).
     public func route(_ request: RaptorRequest) -> [RaptorJourney] {
         if let window = request.window { return range(request, window: window) }
+        return modelSearch(request)
+    }
+
+    /// The model's answer (`route` without a window).
+    private func modelSearch(_ request: RaptorRequest) -> [RaptorJourney] {
         var search = Search(timetable, request, forward: !request.arriveBy, maxRides: request.parameters.maxTransfers + 1)
         let found = search.run()
         return found.map { journey in
@@ -37,31 +42,95 @@ public struct RaptorRouter: Sendable {
 }
 
 extension RaptorRouter {
-    /// Every journey departing in [time, time + window] that no other journey beats on
-    /// departure (later), arrival (earlier) and rides (fewer), by departure.
-    func range(_ request: RaptorRequest, window: Int64) -> [RaptorJourney] {
+    /// The model's answer at `request.time` (as `route` gives it without a window) and
+    /// the range's journeys (as `route` gives them with `request.window`), from one range
+    /// search.
+    ///
+    /// Why the model's answer is there: each journey the model could answer either is in
+    /// the range's set or is beaten by one that is (leaving later, arriving no later, no
+    /// more rides), so the earliest arrival for each number of rides is in the set; and
+    /// so is the latest departure among equals, except for journeys leaving after the
+    /// window (found by the iteration from just after it, which boards the first runs it
+    /// can), which get the model's own backward search.
+    ///
+    /// `outOfTime` is asked now and then; once it says yes, the range stops: its journeys
+    /// are then those leaving after the last departure searched (exact, but the earliest
+    /// are missing: `complete` is false), and the model's answer comes from its own search.
+    public func answer(_ request: RaptorRequest, outOfTime: () -> Bool = { false })
+        -> (model: [RaptorJourney], range: [RaptorJourney], complete: Bool) {
+        precondition(!request.arriveBy && request.window != nil, "a depart-at request with a window")
+        let end = request.time + request.window!
+        let (kept, complete) = rangeSearch(request, window: request.window!, outOfTime: outOfTime)
+        let model = complete ? modelAnswer(kept, request: request, after: end) : modelSearch(request)
+        return (model, kept.filter { $0.departure <= end }, complete)
+    }
+
+    /// The model's answer from a range's journeys, which include every journey the model
+    /// could answer or one that beats it (see `answer`).
+    private func modelAnswer(_ kept: [RaptorJourney], request: RaptorRequest, after: Int64) -> [RaptorJourney] {
+        var out: [RaptorJourney] = []
+        var previous = Int64.max
+        for k in 1...max(1, request.parameters.maxTransfers + 1) where request.parameters.maxTransfers + 1 >= 1 {
+            guard let best = kept.filter({ $0.rides <= k }).map(\.arrival).min(), best < previous else { continue }
+            previous = best
+            // Fewest rides with that arrival, then the latest departure.
+            let pick = kept.filter { $0.rides <= k && $0.arrival == best }
+                .min { ($0.rides, -$0.departure) < ($1.rides, -$1.departure) }!
+            if pick.departure <= after { out.append(pick); continue }
+            // Found only by the iteration from just after the window: the latest departure
+            // with that arrival, as `route` finds it.
+            var back = Search(timetable, request, forward: false, maxRides: pick.rides, time: pick.arrival)
+            if let other = back.run().last, other.arrival <= pick.arrival, other.rides <= pick.rides { out.append(other) } else { out.append(pick) }
+        }
+        return out
+    }
+
+    /// Every departure time from the origin in [time, time + window], ascending, with the
+    /// access walks (source indices) whose stop has a run leaving then.
+    private func rangeDepartures(_ request: RaptorRequest, window: Int64) -> [(time: Int64, sources: [Int32])] {
         let tt = timetable
-        var departures = Set<Int64>()
-        for w in request.access {
+        // Departure time from the origin -> the access walks (source indices) whose stop
+        // has a run leaving then.
+        var departures: [Int64: [Int32]] = [:]
+        for (index, w) in request.access.enumerated() {
             let s = Int(w.stop)
-            for i in Int(tt.stopRouteOffsets[s])..<Int(tt.stopRouteOffsets[s + 1]) {
-                let r = Int(tt.stopRouteRoute[i]), pos = Int(tt.stopRoutePosition[i])
-                guard tt.routeCanBoard[Int(tt.routeStopOffsets[r]) + pos], request.filter.routes?[r] ?? true else { continue }
+            let running = request.dayRoutes
+            for i in Int(running.stopOffsets[s])..<Int(running.stopOffsets[s + 1]) {
+                let r = Int(running.route[i]), pos = Int(running.position[i])
+                let dayMask = running.routeDays[r]
+                guard request.filter.routes?[r] ?? true, tt.routeCanBoard[Int(tt.routeStopOffsets[r]) + pos] else { continue }
                 let tripBase = Int(tt.routeTripOffsets[r]), nt = Int(tt.routeTripOffsets[r + 1]) - tripBase
                 let column = Int(tt.routeTimeOffsets[r]) + pos * nt
-                for day in request.days {
+                for (d, day) in request.days.enumerated() where dayMask & (1 << UInt8(d)) != 0 {
                     let base = tt.dayBase[Int(tt.routeTimeZone[r]) * tt.dayCount + day]
-                    for j in 0..<nt where tt.serviceRuns(tt.tripService[tripBase + j], day: day)
-                        && request.filter.trips?[tripBase + j] ?? true {
+                    // Trips keep their order at every stop: the window's runs are one slice.
+                    let first = request.time + w.seconds - base
+                    var lo = 0, hi = nt
+                    while lo < hi { let mid = (lo + hi) / 2; if Int64(tt.departures[column + mid]) < first { lo = mid + 1 } else { hi = mid } }
+                    for j in lo..<nt where request.filter.trips?[tripBase + j] ?? true {
                         let leave = base + Int64(tt.departures[column + j]) - w.seconds
-                        if leave >= request.time && leave <= request.time + window { departures.insert(leave) }
+                        if leave > request.time + window { break }
+                        if departures[leave]?.last != Int32(index) { departures[leave, default: []].append(Int32(index)) }
                     }
                 }
             }
         }
-        guard !departures.isEmpty else { return [] }
-        var search = Search(tt, request, forward: true, maxRides: request.parameters.maxTransfers + 1)
-        return search.runRange(departures: Array(departures))
+        return departures.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+
+    /// Every journey departing in [time, time + window] that no other journey beats on
+    /// departure (later), arrival (earlier) and rides (fewer), by departure.
+    func range(_ request: RaptorRequest, window: Int64) -> [RaptorJourney] {
+        rangeSearch(request, window: window, outOfTime: { false }).kept.filter { $0.departure <= request.time + window }
+    }
+
+    /// The range search over [time, time + window] with the iteration from just after it:
+    /// its journeys may leave after the window.
+    private func rangeSearch(_ request: RaptorRequest, window: Int64, outOfTime: () -> Bool) -> (kept: [RaptorJourney], complete: Bool) {
+        let departures = rangeDepartures(request, window: window)
+        var search = Search(timetable, request, forward: true, maxRides: request.parameters.maxTransfers + 1)
+        search.toTarget = lowerBounds(request); search.pruneToTarget = true
+        return search.runRange(departures: departures.reversed(), after: request.time + window + 1, outOfTime: outOfTime)
     }
 }
 
@@ -81,13 +150,26 @@ struct Search {
     // without a filter pays one predictable branch and no array access.
     let filterRoutes: Bool, filterTrips: Bool, filterStops: Bool
     let routeAllowed: [Bool], tripAllowed: [Bool], stopAllowed: [Bool]
+    let running: DayRoutes
+    /// Footpath -> its change time under this request, filled on first use
+    /// (`footUnknown`: not yet; `footUnusable`: not usable).
+    var footCost: [Int32]
+    /// Stop -> lower bound of the seconds to the destination (`RaptorRouter.lowerBounds`),
+    /// or empty: labels that cannot beat the destination's best are dropped.
+    var toTarget: [Int64] = []
+    var pruneToTarget = false
+    static let footUnknown = Int32.min, footUnusable = Int32(-1)
     static let infinity = Int64.max / 4
 
     // (round, stop) -> best value ready to board after `round` rides; -> arrived by ride `round`.
     var ready: [Int64]
     var arrived: [Int64]
-    var bestReady: [Int64]
-    var bestArrived: [Int64]
+    // (round, stop) -> best value with at most `round` rides, over all iterations so far:
+    // the local pruning bound. Not the best over all rounds: a range search keeps labels
+    // from later departures, and a journey with fewer rides that arrives as early as one
+    // with more rides from a later departure is still an answer.
+    var readyAtMost: [Int64]
+    var arrivedAtMost: [Int64]
     // Parents of `arrived`: the ride (route, trip within route, day, boarding / alighting position).
     var rideRoute: [Int32], rideTrip: [Int32], rideDay: [Int32], rideBoardPos: [Int32], rideAlightPos: [Int32]
     // Parents of `ready`: the stop changed from and the footpath (-1 same stop), or the source walk (round 0).
@@ -110,17 +192,19 @@ struct Search {
         days = request.days
         p = request.parameters
         n = tt.stopCount
-        filterRoutes = request.filter.routes != nil
         filterTrips = request.filter.trips != nil
         filterStops = request.filter.stops != nil
+        running = request.dayRoutes
+        filterRoutes = request.filter.routes != nil
         routeAllowed = request.filter.routes ?? []
+        footCost = Array(repeating: Search.footUnknown, count: tt.footTarget.count)
         tripAllowed = request.filter.trips ?? []
         stopAllowed = request.filter.stops ?? []
         let size = (maxRides + 1) * n
         ready = Array(repeating: Search.infinity, count: size)
         arrived = ready
-        bestReady = Array(repeating: Search.infinity, count: n)
-        bestArrived = bestReady
+        readyAtMost = ready
+        arrivedAtMost = ready
         rideRoute = Array(repeating: -1, count: size)
         rideTrip = rideRoute; rideDay = rideRoute; rideBoardPos = rideRoute; rideAlightPos = rideRoute
         readyFrom = rideRoute; readyFoot = rideRoute
@@ -156,6 +240,24 @@ struct Search {
         }
     }
 
+    /// Whether footpath `f` and all after it in its stop's list are too long to walk: the
+    /// lists hold the ones with a transfers.txt rule first, then the others by length.
+    @inline(__always)
+    private func beyondFootpaths(_ f: Int) -> Bool {
+        tt.footRule[f] == TransferRule.none.rawValue && p.walkMeters(beeline: tt.footBeeline[f]) > p.maxTransferWalk
+    }
+
+    /// `footChange(f)`, worked out once per search (a range search relaxes the same
+    /// footpaths in every iteration; the walk time is a division and a ceil).
+    private mutating func cachedFootChange(_ f: Int) -> Int64? {
+        var c = footCost[f]
+        if c == Search.footUnknown {
+            c = footChange(f).map { Int32(clamping: $0) } ?? Search.footUnusable
+            footCost[f] = c
+        }
+        return c == Search.footUnusable ? nil : Int64(c)
+    }
+
     /// Runs the rounds; returns the Pareto journeys, ascending rides.
     mutating func run() -> [RaptorJourney] {
         iterate(start: start).map { journey(rides: $0.rides, target: $0.target) }
@@ -164,28 +266,52 @@ struct Search {
     /// rRAPTOR: one iteration per departure time from the origin, latest first, reusing
     /// the labels of later departures (valid bounds for earlier ones); returns every
     /// journey not dominated in (departure later, arrival earlier, rides fewer).
-    mutating func runRange(departures: [Int64]) -> [RaptorJourney] {
+    ///
+    /// The first iteration starts at `after` (just after the window) from every source:
+    /// journeys leaving after the window are not answers, but one that leaves later and
+    /// arrives as early with as few rides makes waiting for a journey in the window
+    /// needless (the model's rule), so they take part in the comparison.
+    ///
+    /// `departures`: descending, each with the sources that have a run leaving then. Only
+    /// those sources are marked for round 1: every other source is ready earlier than in
+    /// the iteration before, but no run leaves it in between (that run would be a
+    /// departure of its own, between this one and the one before), so its routes would
+    /// board the same trips as before and improve nothing. This is what makes a range over
+    /// many access stops cost about one search per departure, not per departure times
+    /// access stops.
+    /// `outOfTime` is asked every 8 departures; once it says yes the rest are left out
+    /// (`complete` false).
+    mutating func runRange<D: Sequence>(departures: D, after: Int64, outOfTime: () -> Bool = { false })
+        -> (kept: [RaptorJourney], complete: Bool) where D.Element == (time: Int64, sources: [Int32]) {
         var found: [RaptorJourney] = []
-        for t in departures.sorted(by: >) {
-            for hit in iterate(start: t) { found.append(journey(rides: hit.rides, target: hit.target)) }
+        for hit in iterate(start: after) { found.append(journey(rides: hit.rides, target: hit.target)) }
+        var onlySources: [Bool] = Array(repeating: false, count: sources.count)
+        var complete = true
+        for (i, d) in departures.enumerated() {
+            if i % 8 == 7 && outOfTime() { complete = false; break }
+            for s in d.sources { onlySources[Int(s)] = true }
+            let hits = iterate(start: d.time, markOnly: onlySources)
+            for s in d.sources { onlySources[Int(s)] = false }
+            for hit in hits { found.append(journey(rides: hit.rides, target: hit.target)) }
         }
         let sorted = found.sorted { ($0.departure, -$0.arrival, -$0.rides) > ($1.departure, -$1.arrival, -$1.rides) }
         var kept: [RaptorJourney] = []
         for j in sorted where !kept.contains(where: { $0.departure >= j.departure && $0.arrival <= j.arrival && $0.rides <= j.rides }) {
             kept.append(j)
         }
-        return kept.sorted { ($0.departure, $0.rides) < ($1.departure, $1.rides) }
+        return (kept.sorted { ($0.departure, $0.rides) < ($1.departure, $1.rides) }, complete)
     }
 
     /// One RAPTOR run from value `start` over the current labels; returns (rides, target
     /// walk) for every round whose destination value improved on fewer rides and on
     /// earlier iterations.
-    private mutating func iterate(start: Int64) -> [(rides: Int, target: Int)] {
+    /// `markOnly`: source index -> marked when improved (nil: every improved source).
+    private mutating func iterate(start: Int64, markOnly: [Bool]? = nil) -> [(rides: Int, target: Int)] {
         for (i, w) in sources.enumerated() {
             let s = Int(w.stop), v = start + w.seconds
             if v < ready[s] {
-                ready[s] = v; bestReady[s] = min(bestReady[s], v); readyFrom[s] = -1; readyFoot[s] = Int32(i)
-                if !marked[s] { marked[s] = true; markedList.append(w.stop) }
+                ready[s] = v; Search.lower(&readyAtMost, 0, s, v, n: n, maxRides: maxRides); readyFrom[s] = -1; readyFoot[s] = Int32(i)
+                if !marked[s] && markOnly?[i] ?? true { marked[s] = true; markedList.append(w.stop) }
             }
         }
         var results: [(rides: Int, target: Int)] = []
@@ -197,8 +323,8 @@ struct Search {
             routeList.removeAll(keepingCapacity: true)
             for s in markedList {
                 marked[Int(s)] = false
-                for i in Int(tt.stopRouteOffsets[Int(s)])..<Int(tt.stopRouteOffsets[Int(s) + 1]) {
-                    let r = Int(tt.stopRouteRoute[i]), pos = tt.stopRoutePosition[i]
+                for i in Int(running.stopOffsets[Int(s)])..<Int(running.stopOffsets[Int(s) + 1]) {
+                    let r = Int(running.route[i]), pos = running.position[i]
                     if routeStart[r] < 0 { routeList.append(Int32(r)); routeStart[r] = pos }
                     else if forward ? pos < routeStart[r] : pos > routeStart[r] { routeStart[r] = pos }
                 }
@@ -206,8 +332,13 @@ struct Search {
             markedList.removeAll(keepingCapacity: true)
             for r in routeList {
                 if filterRoutes && !routeAllowed[Int(r)] { routeStart[Int(r)] = -1; continue }
-                let service = tt.routeService[Int(r)]
-                for day in days where tt.serviceRuns(service, day: day) {
+                let dayMask = running.routeDays[Int(r)]
+                for (d, day) in days.enumerated() where dayMask & (1 << UInt8(d)) != 0 {
+                    // Skip a day whose runs are all gone before this iteration starts (every
+                    // label is at or after it) or cannot beat the destination's best.
+                    let base = tt.dayBase[Int(tt.routeTimeZone[Int(r)]) * tt.dayCount + day]
+                    let minArrival = base + Int64(tt.routeMinArrival[Int(r)]), maxDeparture = base + Int64(tt.routeMaxDeparture[Int(r)])
+                    if forward ? maxDeparture < start || minArrival >= bound : minArrival > -start || -maxDeparture >= bound { continue }
                     scanRoute(Int(r), day: day, from: Int(routeStart[Int(r)]), round: k, bestTarget: bound)
                 }
                 routeStart[Int(r)] = -1
@@ -232,12 +363,14 @@ struct Search {
                 if let c = sameStopChange(s) { relax(s, a + c, round: k, from: s32, foot: -1, bestTarget: nextBound) }
                 if forward {
                     for f in Int(tt.footOffsets[s])..<Int(tt.footOffsets[s + 1]) {
-                        if let c = footChange(f) { relax(Int(tt.footTarget[f]), a + c, round: k, from: s32, foot: Int32(f), bestTarget: nextBound) }
+                        if beyondFootpaths(f) { break }
+                        if let c = cachedFootChange(f) { relax(Int(tt.footTarget[f]), a + c, round: k, from: s32, foot: Int32(f), bestTarget: nextBound) }
                     }
                 } else {
                     for i in Int(tt.footInOffsets[s])..<Int(tt.footInOffsets[s + 1]) {
                         let f = Int(tt.footIn[i])
-                        if let c = footChange(f) { relax(Int(tt.footSource[f]), a + c, round: k, from: s32, foot: Int32(f), bestTarget: nextBound) }
+                        if beyondFootpaths(f) { break }
+                        if let c = cachedFootChange(f) { relax(Int(tt.footSource[f]), a + c, round: k, from: s32, foot: Int32(f), bestTarget: nextBound) }
                     }
                 }
             }
@@ -249,11 +382,18 @@ struct Search {
         return results
     }
 
+    /// Lowers the at-most-rides bound of `stop` to `v` from round `k` on.
+    @inline(__always)
+    private static func lower(_ atMost: inout [Int64], _ k: Int, _ stop: Int, _ v: Int64, n: Int, maxRides: Int) {
+        var j = k
+        while j <= maxRides, v < atMost[j * n + stop] { atMost[j * n + stop] = v; j += 1 }
+    }
+
     private mutating func relax(_ s: Int, _ v: Int64, round k: Int, from: Int32, foot: Int32, bestTarget: Int64) {
         // Pruned when no better than with fewer rides, or than the destination already is.
-        guard v < ready[k * n + s], v < bestReady[s], v < bestTarget else { return }
+        guard v < readyAtMost[k * n + s], v < bestTarget, !pruneToTarget || v + toTarget[s] < bestTarget else { return }
         ready[k * n + s] = v
-        bestReady[s] = v
+        Search.lower(&readyAtMost, k, s, v, n: n, maxRides: maxRides)
         readyFrom[k * n + s] = from
         readyFoot[k * n + s] = foot
         if !marked[s] { marked[s] = true; markedList.append(Int32(s)) }
@@ -277,9 +417,9 @@ struct Search {
                 if allowed {
                     let v = forward ? base + Int64(tt.arrivals[column + current]) : -(base + Int64(tt.departures[column + current]))
                     let i = k * n + stop
-                    if v < arrived[i] && v < bestArrived[stop] && v < bestTarget {
+                    if v < arrivedAtMost[i] && v < bestTarget && (!pruneToTarget || v + toTarget[stop] < bestTarget) {
                         arrived[i] = v
-                        bestArrived[stop] = v
+                        Search.lower(&arrivedAtMost, k, stop, v, n: n, maxRides: maxRides)
                         rideRoute[i] = Int32(r); rideTrip[i] = Int32(current); rideDay[i] = Int32(day)
                         rideBoardPos[i] = Int32(boardPos); rideAlightPos[i] = Int32(pos)
                         if !improved[stop] { improved[stop] = true; improvedList.append(Int32(stop)) }
@@ -376,5 +516,75 @@ struct Search {
                             meters: egressWalk.meters))
         return RaptorJourney(rides: rides, departure: firstDeparture - accessWalk.seconds,
                              arrival: lastArrival + egressWalk.seconds, legs: legs)
+    }
+}
+
+extension RaptorRouter {
+    /// Stop -> a lower bound of the seconds from being at that stop to reaching the
+    /// destination (`Search.infinity` where nothing leads there), for pruning a range
+    /// search: a label that cannot beat the destination's best even at this bound is
+    /// dropped. Dijkstra backwards from the egress stops over each route's shortest ride
+    /// between consecutive stops (any trip, running on the request's days) and the
+    /// footpaths' walks; waits, slack and the timetable's hours are left out, so the bound
+    /// never exceeds a real journey's time.
+    func lowerBounds(_ request: RaptorRequest) -> [Int64] {
+        let tt = timetable, p = request.parameters
+        var bound = [Int64](repeating: Search.infinity, count: tt.stopCount)
+        var heap = MinHeap()
+        for w in request.egress where w.seconds < bound[Int(w.stop)] {
+            bound[Int(w.stop)] = w.seconds
+            heap.push(w.seconds, w.stop)
+        }
+        let running = request.dayRoutes
+        while let (d, x32) = heap.pop() {
+            let x = Int(x32)
+            guard d == bound[x] else { continue }
+            for i in Int(running.predecessorOffsets[x])..<Int(running.predecessorOffsets[x + 1]) {
+                let y = Int(running.predecessor[i]), v = d + Int64(running.predecessorSeconds[i])
+                if v < bound[y] { bound[y] = v; heap.push(v, Int32(y)) }
+            }
+            for i in Int(tt.footInOffsets[x])..<Int(tt.footInOffsets[x + 1]) {
+                let f = Int(tt.footIn[i])
+                let rule = tt.footRule[f]
+                if rule == TransferRule.none.rawValue && p.walkMeters(beeline: tt.footBeeline[f]) > p.maxTransferWalk { break }
+                if rule == TransferRule.forbidden.rawValue { continue }
+                let y = Int(tt.footSource[f]), v = d + p.walkSeconds(beeline: tt.footBeeline[f])
+                if v < bound[y] { bound[y] = v; heap.push(v, Int32(y)) }
+            }
+        }
+        return bound
+    }
+}
+
+/// A binary min-heap of (value, stop), for `lowerBounds`.
+struct MinHeap {
+    private var items: [(Int64, Int32)] = []
+
+    mutating func push(_ value: Int64, _ stop: Int32) {
+        items.append((value, stop))
+        var i = items.count - 1
+        while i > 0 {
+            let parent = (i - 1) / 2
+            if items[parent].0 <= items[i].0 { break }
+            items.swapAt(parent, i); i = parent
+        }
+    }
+
+    mutating func pop() -> (Int64, Int32)? {
+        guard let top = items.first else { return nil }
+        let last = items.removeLast()
+        if !items.isEmpty {
+            items[0] = last
+            var i = 0
+            while true {
+                let l = 2 * i + 1, r = l + 1
+                var m = i
+                if l < items.count && items[l].0 < items[m].0 { m = l }
+                if r < items.count && items[r].0 < items[m].0 { m = r }
+                if m == i { break }
+                items.swapAt(m, i); i = m
+            }
+        }
+        return top
     }
 }

@@ -23,15 +23,24 @@ public struct TransitAPI: Sendable {
     public let planBudget: Double
     public let logger: Logger
 
-    public init(live: LiveTimetable, planBudget: Double = 2, logger: Logger) {
+    /// Where plans are worked out: first come, first served, one thread per core.
+    let planners: WorkerPool
+
+    public init(live: LiveTimetable, planBudget: Double = 2, planThreads: Int = ProcessInfo.processInfo.activeProcessorCount,
+                logger: Logger) {
         self.live = live; self.planBudget = planBudget; self.logger = logger
+        planners = WorkerPool(threads: planThreads, name: "plan")
     }
 
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
         // First, so that it wraps every route and the not-found answer too.
         router.add(middleware: AccessLogAndErrors(logger: logger))
-        router.get("/v1/plan") { request, _ in try self.plan(request) }
+        router.get("/v1/plan") { request, _ in
+            // The budget counts from arrival: time spent waiting for a planner is part of it.
+            let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(self.planBudget * 1e9)
+            return try await self.planners.run { try self.plan(request, deadline: deadline) }
+        }
         router.get("/v1/coverage") { request, _ in try self.coverage(request) }
         router.get("/v1/coverage/:file") { request, context in try self.coverageExport(request, context.parameters.get("file") ?? "") }
         router.get("/v1/stops") { request, _ in try self.stops(request) }
@@ -57,11 +66,11 @@ public struct TransitAPI: Sendable {
         return s
     }
 
-    func plan(_ request: Request) throws -> Response {
+    func plan(_ request: Request, deadline: UInt64) throws -> Response {
         let q = try QueryParameters(request.uri.query, allowed: PlanParameters.names)
         var (query, n) = try PlanParameters.query(q, now: Int64(Date().timeIntervalSince1970))
         let s = try served()
-        query.deadline = DispatchTime.now().uptimeNanoseconds + UInt64(planBudget * 1e9)
+        query.deadline = deadline
         do {
             let answer = try s.planner.answer(query, numItineraries: n)
             var body = PlanAnswerJSON.answer(answer)

@@ -1,4 +1,5 @@
 import Geo
+import Synchronization
 import TransitModel
 
 /// The timetable the router reads: immutable flat arrays indexed by dense `Int32` ids,
@@ -58,6 +59,11 @@ public final class Timetable: Sendable {
     // Route stop position (same indexing as routeStops) -> shape_dist_traveled of its stop
     // time, or NaN (also when the route's trips do not all share one shape).
     public let routeStopShapeDistance: [Float]
+    // Route -> its earliest arrival and latest departure at any stop, seconds from its
+    // day's base: a search skips a route's day when nothing on it can be boarded (all
+    // runs gone before the search starts) or improve on the destination's best.
+    public let routeMinArrival: [Int32]
+    public let routeMaxDeparture: [Int32]
 
     // MARK: Trips (frequency-based trips expanded; one entry per run)
 
@@ -87,7 +93,8 @@ public final class Timetable: Sendable {
 
     /// The largest beeline distance of a distance-based footpath candidate (meters).
     public let footpathBeelineMeters: Double
-    // Stop -> footpath candidates to other stops: footTarget[footOffsets[s] ..< footOffsets[s + 1]].
+    // Stop -> footpath candidates to other stops: footTarget[footOffsets[s] ..< footOffsets[s + 1]],
+    // those with a transfers.txt rule first, then the others by beeline (footIn likewise).
     public let footOffsets: [Int32]
     public let footTarget: [Int32]
     // Footpath -> beeline meters (geodesic, WGS84).
@@ -138,6 +145,16 @@ public final class Timetable: Sendable {
         self.departures = departures; self.arrivals = arrivals
         self.routeTimeZone = routeTimeZone; self.routeSourceRoute = routeSourceRoute; self.routeService = routeService
         self.routeStopShapeDistance = routeStopShapeDistance; self.tripShape = tripShape
+        var minArrival = [Int32](repeating: .max, count: routeStopOffsets.count - 1)
+        var maxDeparture = [Int32](repeating: .min, count: routeStopOffsets.count - 1)
+        for r in 0..<(routeStopOffsets.count - 1) {
+            let start = Int(routeTimeOffsets[r])
+            let end = start + Int(routeStopOffsets[r + 1] - routeStopOffsets[r]) * Int(routeTripOffsets[r + 1] - routeTripOffsets[r])
+            for i in start..<end {
+                minArrival[r] = min(minArrival[r], arrivals[i]); maxDeparture[r] = max(maxDeparture[r], departures[i])
+            }
+        }
+        self.routeMinArrival = minArrival; self.routeMaxDeparture = maxDeparture
         self.tripCount = tripService.count; self.tripService = tripService; self.tripSource = tripSource
         self.firstDay = firstDay; self.dayCount = dayCount; self.serviceWords = serviceWords; self.serviceDays = serviceDays
         self.timeZoneNames = timeZoneNames; self.dayBase = dayBase
@@ -153,12 +170,25 @@ public final class Timetable: Sendable {
         var inList = [Int32](repeating: 0, count: footTarget.count)
         var fill = inOffsets
         for f in 0..<footTarget.count { let b = Int(footTarget[f]); inList[Int(fill[b])] = Int32(f); fill[b] += 1 }
+        // Like the outgoing ones: with a rule first, then by length (searches stop early).
+        for b in 0..<stopCount {
+            inList[Int(inOffsets[b])..<Int(inOffsets[b + 1])].sort { x, y in
+                let rx = footRule[Int(x)] == TransferRule.none.rawValue ? 1 : 0, ry = footRule[Int(y)] == TransferRule.none.rawValue ? 1 : 0
+                return (rx, footBeeline[Int(x)], x) < (ry, footBeeline[Int(y)], y)
+            }
+        }
         self.footSource = source
         self.footInOffsets = inOffsets
         self.footIn = inList
         self.sameStopRule = sameStopRule; self.sameStopMinTime = sameStopMinTime
         self.stopGrids = stopGrids; self.snapshot = snapshot; self.shapes = shapes; self.warnings = warnings
     }
+
+    private let dayRoutesCache = DayRoutesCache()
+
+    /// The routes running on `days` (at most 8), by stop; made once for the last few sets
+    /// of days asked for.
+    public func dayRoutes(_ days: [Int]) -> DayRoutes { dayRoutesCache.get(self, days: days) }
 
     /// Whether service `s` runs on day `day` (days since `firstDay`).
     @inlinable
@@ -274,5 +304,89 @@ public final class StopGrid: @unchecked Sendable {
             if d < best.meters || (d == best.meters && s < best.stop) { best = (s, d) }
         }
         return best
+    }
+}
+
+/// The routes that run on a set of days, by stop: `stopRouteRoute`/`stopRoutePosition`
+/// narrowed to them, with bit i of `routeDays[r]` set when route r runs on `days[i]`.
+///
+/// A feed's routes are split by service as well as by pattern (Bydgoszcz: 57 lines, 1,959
+/// routes), and most of them run on none of a query's three days; a search that walked
+/// every stop's full list spent a third of its time skipping them.
+public final class DayRoutes: Sendable {
+    public let days: [Int]
+    public let routeDays: [UInt8]
+    public let stopOffsets: [Int32]
+    public let route: [Int32]
+    public let position: [Int32]
+    /// Stop -> stops one stop before it on these routes, with the shortest ride from there
+    /// (seconds, at most 65,535: a lower bound all the same):
+    /// predecessor[predecessorOffsets[s] ..< predecessorOffsets[s + 1]]. Made here, per
+    /// set of days, rather than kept with the timetable: memory per stop time is a target.
+    public let predecessorOffsets: [Int32]
+    public let predecessor: [Int32]
+    public let predecessorSeconds: [UInt16]
+
+    init(timetable tt: Timetable, days: [Int]) {
+        precondition(days.count <= 8, "at most 8 days")
+        self.days = days
+        var mask = [UInt8](repeating: 0, count: tt.routeCount)
+        for r in 0..<tt.routeCount {
+            for (i, day) in days.enumerated() where tt.serviceRuns(tt.routeService[r], day: day) { mask[r] |= 1 << UInt8(i) }
+        }
+        var offsets = [Int32](repeating: 0, count: tt.stopCount + 1)
+        var route: [Int32] = [], position: [Int32] = []
+        for s in 0..<tt.stopCount {
+            for i in Int(tt.stopRouteOffsets[s])..<Int(tt.stopRouteOffsets[s + 1]) where mask[Int(tt.stopRouteRoute[i])] != 0 {
+                route.append(tt.stopRouteRoute[i]); position.append(tt.stopRoutePosition[i])
+            }
+            offsets[s + 1] = Int32(route.count)
+        }
+        self.routeDays = mask; self.stopOffsets = offsets; self.route = route; self.position = position
+        // Stop -> the stops just before it on these routes, each once, with the shortest
+        // ride from there (routes split by service repeat the same pairs many times).
+        var predecessorOffsets = [Int32](repeating: 0, count: tt.stopCount + 1)
+        var predecessor: [Int32] = [], predecessorSeconds: [UInt16] = []
+        var slot = [Int32](repeating: -1, count: tt.stopCount)
+        for s in 0..<tt.stopCount {
+            let start = predecessor.count
+            for i in Int(offsets[s])..<Int(offsets[s + 1]) where position[i] > 0 {
+                let r = Int(route[i]), pos = Int(position[i])
+                let y = Int(tt.routeStops[Int(tt.routeStopOffsets[r]) + pos - 1])
+                // The shortest ride of any trip from the stop before to this one (each
+                // route position is visited once, so this reads each stop time once).
+                let nt = Int(tt.routeTripOffsets[r + 1] - tt.routeTripOffsets[r]), times = Int(tt.routeTimeOffsets[r])
+                var shortest = Int32.max
+                for j in 0..<nt { shortest = min(shortest, tt.arrivals[times + pos * nt + j] - tt.departures[times + (pos - 1) * nt + j]) }
+                let seconds = UInt16(clamping: shortest == .max ? 0 : shortest)
+                if slot[y] < 0 {
+                    slot[y] = Int32(predecessor.count); predecessor.append(Int32(y)); predecessorSeconds.append(seconds)
+                } else if seconds < predecessorSeconds[Int(slot[y])] {
+                    predecessorSeconds[Int(slot[y])] = seconds
+                }
+            }
+            for y in predecessor[start...] { slot[Int(y)] = -1 }
+            predecessorOffsets[s + 1] = Int32(predecessor.count)
+        }
+        self.predecessorOffsets = predecessorOffsets; self.predecessor = predecessor; self.predecessorSeconds = predecessorSeconds
+    }
+}
+
+/// The last few `DayRoutes` made, shared by all searches on one timetable (queries of one
+/// day reuse them; a handful of days at once is the common case of a live service).
+final class DayRoutesCache: Sendable {
+    private let entries = Mutex<[DayRoutes]>([])
+    static let capacity = 4
+
+    func get(_ tt: Timetable, days: [Int]) -> DayRoutes {
+        if let hit = entries.withLock({ list in list.first { $0.days == days } }) { return hit }
+        let made = DayRoutes(timetable: tt, days: days)
+        entries.withLock { list in
+            if !list.contains(where: { $0.days == days }) {
+                list.insert(made, at: 0)
+                if list.count > Self.capacity { list.removeLast() }
+            }
+        }
+        return made
     }
 }

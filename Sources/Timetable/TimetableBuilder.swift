@@ -240,7 +240,11 @@ public enum TimetableBuilder {
         for a in 0..<stopCount {
             var targets = pairs[a]
             for (b, d) in extra[Int32(a)] ?? [] where !targets.contains(where: { $0.0 == b }) { targets.append((b, d)) }
-            targets.sort { $0.0 < $1.0 }
+            // Footpaths with a transfers.txt rule first, then by length: a search stops at
+            // the first rule-less footpath longer than its maxTransferWalk (most of the
+            // candidates, gathered for the largest maxTransferWalk allowed, are).
+            func ruled(_ b: Int32) -> Bool { rules[key(Int32(a), b)] != nil }
+            targets.sort { (ruled($1.0) ? 1 : 0, $0.1, $0.0) < (ruled($0.0) ? 1 : 0, $1.1, $1.0) }
             for (b, d) in targets {
                 footTarget.append(b)
                 footBeeline.append(d)

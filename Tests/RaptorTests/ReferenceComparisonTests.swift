@@ -127,4 +127,77 @@ import TransitTesting
         // A comparison where nothing is ever found would prove nothing.
         #expect(answered * 2 >= c.queries, "only \(answered) of \(c.queries) queries found a journey with rides")
     }
+
+    /// The range search (rRAPTOR, what the planner's alternatives come from) against the
+    /// reference's answers at every instant of the window. The reference's depart-at answer
+    /// stays the same from `t` up to its earliest departure, so a sweep that jumps there
+    /// (plus a second) sees every answer the window has; their union, without journeys
+    /// that another departs no earlier than, arrives no later than and rides no more than,
+    /// is the range's answer. Compared on the journeys departing inside the window (the
+    /// range may also report later ones, found from its last departure).
+    @Test("range = reference's answers across the window", arguments: [
+        ("caltrain.zip", (2009, 3, 3)), ("bart-2018.zip", (2018, 6, 5)), ("sacramento-sacrt-2024.zip", (2024, 6, 18)),
+    ])
+    func compareRange(_ file: String, _ date: (Int, Int, Int)) throws {
+        let (snapshot, _) = try SnapshotSink.load(path: Self.feedPath(file), feedId: String(file.dropLast(4)))
+        let tt = try TimetableBuilder.build(snapshot)
+        let planner = JourneyPlanner(timetable: tt)
+        let reference = ReferenceRouter(snapshot: snapshot)
+        var rng = SeededRandom(seed: 20_261_122 &+ UInt64(file.utf8.count))
+        let stops = (0..<tt.stopCount).filter { tt.stopBoardable[$0] && tt.stopRouteOffsets[$0 + 1] > tt.stopRouteOffsets[$0] }
+        let zone = TimeZone(identifier: snapshot.agencies[0].timezone)!
+        let window: Int64 = 3600
+        var differences: [String] = [], found = 0, sweeps = 0
+        let queries = max(6, Self.queriesPerFeed / 10)
+        for _ in 0..<queries {
+            func place() -> (Place, ReferencePlace, String) {
+                let s = stops[Int.random(in: 0..<stops.count, using: &rng)]
+                if Bool.random(using: &rng) {
+                    return (.stop(feed: nil, id: snapshot.stops[s].stopId), .stop(Int32(s)), "stop:\(snapshot.stops[s].stopId)")
+                }
+                let p = Geodesic.destination(from: tt.coordinate(ofStop: Int32(s))!,
+                                             azimuthDegrees: Double.random(in: 0..<360, using: &rng),
+                                             meters: Double.random(in: 0..<900, using: &rng))
+                return (.coordinate(p), .coordinate(latitude: p.latitude, longitude: p.longitude), "\(p.latitude),\(p.longitude)")
+            }
+            let (from, refFrom, fromText) = place()
+            let (to, refTo, toText) = place()
+            let seconds = Int.random(in: (5 * 3600)..<(23 * 3600), using: &rng)
+            let (y, m, d) = date
+            let t0 = JourneyPlanner.instant(localSeconds: Int64(ServiceDate(year: y, month: m, day: d)!.daysSinceEpoch) * 86_400 + Int64(seconds), zone: zone)
+            let end = t0 + window
+            struct Key: Hashable, Comparable {
+                let departure: Int64, arrival: Int64, rides: Int
+                static func < (a: Key, b: Key) -> Bool { (a.departure, a.arrival, a.rides) < (b.departure, b.arrival, b.rides) }
+            }
+            let mine: [Key]
+            do {
+                let result = try planner.plan(PlanQuery(from: from, to: to, time: .instant(t0), window: Int(window)))
+                mine = result.journeys.filter { $0.rides > 0 && $0.departure <= end }.map { Key(departure: $0.departure, arrival: $0.arrival, rides: $0.rides) }
+            } catch {
+                mine = []
+            }
+            var all = Set<Key>()
+            var t = t0
+            while t <= end {
+                sweeps += 1
+                let answer = reference.departAt(from: refFrom, to: refTo, time: t).filter { $0.rides > 0 }
+                guard let next = answer.map(\.departure).min() else { break }
+                for j in answer { all.insert(Key(departure: j.departure, arrival: j.arrival, rides: j.rides)) }
+                t = next + 1
+            }
+            let theirs = all.filter { j in
+                !all.contains { o in o != j && o.departure >= j.departure && o.arrival <= j.arrival && o.rides <= j.rides }
+            }.filter { $0.departure <= end }.sorted()
+            if !theirs.isEmpty { found += 1 }
+            if mine.sorted() != theirs {
+                differences.append("\(fromText) -> \(toText) at \(t0): router \(mine.sorted().map { "\($0.departure)-\($0.arrival)/\($0.rides)" }) "
+                                   + "reference \(theirs.map { "\($0.departure)-\($0.arrival)/\($0.rides)" })")
+            }
+        }
+        print("\(file): \(queries) range queries (\(sweeps) reference answers), \(found) with journeys, \(differences.count) differences")
+        for line in differences.prefix(5) { print("  " + line) }
+        #expect(differences.isEmpty, "\(differences.count) of \(queries) range queries differ; first: \(differences.first ?? "")")
+        #expect(found * 2 >= queries, "only \(found) of \(queries) range queries found a journey")
+    }
 }

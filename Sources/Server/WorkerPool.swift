@@ -1,0 +1,60 @@
+import DequeModule
+import Foundation
+import Synchronization
+
+/// A fixed set of threads that run jobs strictly in the order they came, for the work
+/// of a request that takes milliseconds of CPU (planning).
+///
+/// Why not run it in the handler: the handler runs on Swift's cooperative pool, which
+/// also carries every connection's reading and writing, and blocking it for the length
+/// of a search makes the order in which waiting requests are served depend on the
+/// executor's queues. Measured on 2 cores at 16 connections (bydgoszcz): with plans run
+/// in the handler, 4.8 ms median time in the handler but 53 ms median and 340 ms p99 at
+/// the client; first come, first served here keeps a request's wait to the work queued
+/// before it.
+final class WorkerPool: Sendable {
+    private struct State {
+        var jobs = Deque<@Sendable () -> Void>()
+        var closed = false
+    }
+    private let state = Mutex(State())
+    private let ready = DispatchSemaphore(value: 0)
+    let threads: Int
+
+    init(threads: Int, name: String) {
+        self.threads = max(1, threads)
+        for i in 0..<self.threads {
+            let thread = Thread { [self] in self.work() }
+            thread.name = "\(name)-\(i)"
+            thread.start()
+        }
+    }
+
+    private func work() {
+        while true {
+            ready.wait()
+            guard let job = state.withLock({ s -> (@Sendable () -> Void)? in s.jobs.popFirst() }) else {
+                if state.withLock({ $0.closed }) { return }
+                continue
+            }
+            job()
+        }
+    }
+
+    /// Jobs waiting (not yet running).
+    var queued: Int { state.withLock { $0.jobs.count } }
+
+    /// Runs `body` on a worker once the jobs before it have started; its result or error.
+    func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
+            state.withLock { $0.jobs.append { continuation.resume(with: Result { try body() }) } }
+            ready.signal()
+        }
+    }
+
+    /// Lets the threads end once the queue is empty.
+    func close() {
+        state.withLock { $0.closed = true }
+        for _ in 0..<threads { ready.signal() }
+    }
+}
