@@ -134,7 +134,7 @@ extension JourneyPlanner {
     public func itinerary(_ journey: Journey, in result: PlanResult) -> Itinerary {
         let tt = timetable
         let snapshot = tt.snapshot
-        let zone = TimeZone(identifier: result.timeZone) ?? TimeZone(identifier: "UTC")!
+        let zone = self.zone(result.timeZone)
         func stopPlace(_ s: Int32) -> ItineraryPlace {
             let st = snapshot.stops[Int(s)]
             var name = st.name

@@ -208,7 +208,7 @@ extension JourneyPlanner {
 
     /// The local service date D of a result's query instant.
     func queryDate(_ result: PlanResult) -> ServiceDate {
-        JourneyPlanner.localDate(result.time, TimeZone(identifier: result.timeZone) ?? TimeZone(identifier: "UTC")!)
+        JourneyPlanner.localDate(result.time, zone(result.timeZone))
     }
 
     /// OUTSIDE_SERVICE_PERIOD when no feed serving either end has service on D − 1, D or

@@ -13,9 +13,10 @@ import TransitModel
 public enum PlanAnswerJSON {
     /// ISO 8601 with the offset of `zone` at that instant: `2018-06-05T08:34:00-07:00`.
     public static func iso(_ t: Int64, _ zone: TimeZone) -> String {
+        // One time zone lookup (Foundation's is the costly part here), not two.
         let local = JourneyPlanner.localSeconds(t, zone)
         let offset = Int(local - t)
-        let date = JourneyPlanner.localDate(t, zone)
+        let date = ServiceDate(daysSinceEpoch: Int32((local - ((local % 86_400) + 86_400) % 86_400) / 86_400))
         let secs = Int(local - Int64(date.daysSinceEpoch) * 86_400)
         let (y, m, d) = date.components
         func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
