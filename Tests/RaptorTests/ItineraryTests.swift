@@ -1,7 +1,7 @@
 import Foundation
 import GTFS
 import Geo
-import Planner
+@testable import Planner
 import Raptor
 import Testing
 import Timetable
@@ -161,6 +161,47 @@ import TransitTesting
         #expect(legs.first!.departure == journey.departure && legs.last!.arrival == journey.arrival)
         #expect(it.summary.rides == journey.rides && it.summary.durationSeconds == journey.arrival - journey.departure)
         #expect(legs.filter { $0.ride != nil }.count == journey.rides)
+    }
+
+    /// The answer makes the model's answer and the alternatives from one range search
+    /// (`RaptorRouter.answer`); here they are held to the model's own search (`plan`
+    /// without a window) and the range search (`plan` with one) on random queries: the
+    /// same departures, arrivals and rides, and the answer's options are drawn from them.
+    @Test("one search for the answer = the model's search + the range search", arguments: feeds.map(\.0))
+    func answerFromOneSearch(_ file: String) throws {
+        let date = Self.feeds.first { $0.0 == file }!.1
+        let (snapshot, _) = try SnapshotSink.load(path: ReferenceComparisonTests.feedPath(file), feedId: String(file.dropLast(4)))
+        let planner = JourneyPlanner(timetable: try TimetableBuilder.build(snapshot))
+        let tt = planner.timetable
+        let stops = (0..<tt.stopCount).filter { tt.stopBoardable[$0] && tt.stopRouteOffsets[$0 + 1] > tt.stopRouteOffsets[$0] }
+        var rng = SeededRandom(seed: 20_261_121)
+        var compared = 0, withAlternatives = 0
+        func key(_ j: Journey) -> String { "\(j.departure)-\(j.arrival)/\(j.rides)" }
+        for _ in 0..<80 {
+            func place() -> Place {
+                let s = stops[Int.random(in: 0..<stops.count, using: &rng)]
+                if Bool.random(using: &rng) { return .stop(feed: nil, id: snapshot.stops[s].stopId) }
+                return .coordinate(Geodesic.destination(from: tt.coordinate(ofStop: Int32(s))!,
+                                                        azimuthDegrees: Double.random(in: 0..<360, using: &rng),
+                                                        meters: Double.random(in: 0..<700, using: &rng)))
+            }
+            let seconds = Int.random(in: 5 * 3600..<24 * 3600, using: &rng)
+            let window = [15, 60, 120][Int.random(in: 0..<3, using: &rng)] * 60
+            let query = PlanQuery(from: place(), to: place(),
+                                  time: .local(year: date.0, month: date.1, day: date.2, hour: seconds / 3600, minute: seconds / 60 % 60, second: 0))
+            guard let model = try? planner.plan(query) else { continue }
+            var rangeQuery = query
+            rangeQuery.window = window
+            let range = try planner.plan(rangeQuery).journeys.filter { $0.rides > 0 }
+            let both = try planner.planWithAlternatives(query, window: window, outOfTime: { false })
+            #expect(both.complete)
+            #expect(both.model.journeys.map(key) == model.journeys.map(key), "\(query.from) -> \(query.to) at \(seconds) s")
+            #expect(both.range.filter { $0.rides > 0 }.map(key).sorted() == range.map(key).sorted(), "\(query.from) -> \(query.to) at \(seconds) s, window \(window)")
+            compared += 1
+            if !range.isEmpty { withAlternatives += 1 }
+        }
+        print("\(file): \(compared) answers compared, \(withAlternatives) with departures in the window")
+        #expect(compared >= 40 && withAlternatives >= 20)
     }
 
     @Test func routeTypesMapToTheirBaseMode() {
