@@ -13,11 +13,8 @@ import Synchronization
 /// the client; first come, first served here keeps a request's wait to the work queued
 /// before it.
 final class WorkerPool: Sendable {
-    private struct State {
-        var jobs = Deque<@Sendable () -> Void>()
-        var closed = false
-    }
-    private let state = Mutex(State())
+    /// Jobs waiting; the threads live as long as the process (one pool per server).
+    private let jobs = Mutex(Deque<@Sendable () -> Void>())
     private let ready = DispatchSemaphore(value: 0)
     let threads: Int
 
@@ -33,28 +30,15 @@ final class WorkerPool: Sendable {
     private func work() {
         while true {
             ready.wait()
-            guard let job = state.withLock({ s -> (@Sendable () -> Void)? in s.jobs.popFirst() }) else {
-                if state.withLock({ $0.closed }) { return }
-                continue
-            }
-            job()
+            if let job = jobs.withLock({ $0.popFirst() }) { job() }
         }
     }
-
-    /// Jobs waiting (not yet running).
-    var queued: Int { state.withLock { $0.jobs.count } }
 
     /// Runs `body` on a worker once the jobs before it have started; its result or error.
     func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
-            state.withLock { $0.jobs.append { continuation.resume(with: Result { try body() }) } }
+            jobs.withLock { $0.append { continuation.resume(with: Result { try body() }) } }
             ready.signal()
         }
-    }
-
-    /// Lets the threads end once the queue is empty.
-    func close() {
-        state.withLock { $0.closed = true }
-        for _ in 0..<threads { ready.signal() }
     }
 }
