@@ -18,6 +18,15 @@ import TransitTesting
         ("caltrain.zip", (2009, 3, 3)),
     ]
 
+    /// A random stop or a point up to 700 m from one.
+    static func randomPlace(_ stops: [Int], _ snapshot: FeedSnapshot, _ tt: Timetable, _ rng: inout SeededRandom) -> Place {
+        let s = stops[Int.random(in: 0..<stops.count, using: &rng)]
+        if Bool.random(using: &rng) { return .stop(feed: nil, id: snapshot.stops[s].stopId) }
+        return .coordinate(Geodesic.destination(from: tt.coordinate(ofStop: Int32(s))!,
+                                                azimuthDegrees: Double.random(in: 0..<360, using: &rng),
+                                                meters: Double.random(in: 0..<700, using: &rng)))
+    }
+
     @Test("steps and map agree, leg by leg; alternatives are ordered, distinct and labelled", arguments: feeds.map(\.0))
     func stepsAndMapAgree(_ file: String) throws {
         let date = Self.feeds.first { $0.0 == file }!.1
@@ -28,13 +37,7 @@ import TransitTesting
         var rng = SeededRandom(seed: 4242)
         var checked = 0, rideLegs = 0, shapedLegs = 0
         for q in 0..<60 {
-            func place() -> Place {
-                let s = stops[Int.random(in: 0..<stops.count, using: &rng)]
-                if Bool.random(using: &rng) { return .stop(feed: nil, id: snapshot.stops[s].stopId) }
-                return .coordinate(Geodesic.destination(from: tt.coordinate(ofStop: Int32(s))!,
-                                                        azimuthDegrees: Double.random(in: 0..<360, using: &rng),
-                                                        meters: Double.random(in: 0..<700, using: &rng)))
-            }
+            func place() -> Place { Self.randomPlace(stops, snapshot, tt, &rng) }
             let seconds = Int.random(in: 6 * 3600..<22 * 3600, using: &rng)
             let n = [1, 3, 5, 8][q % 4]
             let query = PlanQuery(from: place(), to: place(),
@@ -178,13 +181,7 @@ import TransitTesting
         var compared = 0, withAlternatives = 0
         func key(_ j: Journey) -> String { "\(j.departure)-\(j.arrival)/\(j.rides)" }
         for _ in 0..<80 {
-            func place() -> Place {
-                let s = stops[Int.random(in: 0..<stops.count, using: &rng)]
-                if Bool.random(using: &rng) { return .stop(feed: nil, id: snapshot.stops[s].stopId) }
-                return .coordinate(Geodesic.destination(from: tt.coordinate(ofStop: Int32(s))!,
-                                                        azimuthDegrees: Double.random(in: 0..<360, using: &rng),
-                                                        meters: Double.random(in: 0..<700, using: &rng)))
-            }
+            func place() -> Place { Self.randomPlace(stops, snapshot, tt, &rng) }
             let seconds = Int.random(in: 5 * 3600..<24 * 3600, using: &rng)
             let window = [15, 60, 120][Int.random(in: 0..<3, using: &rng)] * 60
             let query = PlanQuery(from: place(), to: place(),

@@ -47,6 +47,20 @@ import TransitTesting
         Case(file: "vilnius-2015.zip", date: (2015, 9, 8), queries: queriesPerFeed / 5),
     ])
 
+    /// A random stop (as `stop:ID`) or a point up to 900 m from one, for the planner and
+    /// for the reference, and as text for messages.
+    static func randomPlace(_ stops: [Int], _ snapshot: FeedSnapshot, _ tt: Timetable,
+                            _ rng: inout SeededRandom) -> (Place, ReferencePlace, String) {
+        let s = stops[Int.random(in: 0..<stops.count, using: &rng)]
+        if Bool.random(using: &rng) {
+            return (.stop(feed: nil, id: snapshot.stops[s].stopId), .stop(Int32(s)), "stop:\(snapshot.stops[s].stopId)")
+        }
+        let p = Geodesic.destination(from: tt.coordinate(ofStop: Int32(s))!,
+                                     azimuthDegrees: Double.random(in: 0..<360, using: &rng),
+                                     meters: Double.random(in: 0..<900, using: &rng))
+        return (.coordinate(p), .coordinate(latitude: p.latitude, longitude: p.longitude), "\(p.latitude),\(p.longitude)")
+    }
+
     static func feedPath(_ file: String) -> String {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let bundled = root.appendingPathComponent("Data").appendingPathComponent(file).path
@@ -78,16 +92,7 @@ import TransitTesting
         var differences: [String] = []
         var answered = 0
         for q in 0..<c.queries {
-            func place() -> (Place, ReferencePlace, String) {
-                let s = stops[Int.random(in: 0..<stops.count, using: &rng)]
-                if Bool.random(using: &rng) {
-                    return (.stop(feed: nil, id: snapshot.stops[s].stopId), .stop(Int32(s)), "stop:\(snapshot.stops[s].stopId)")
-                }
-                let p = Geodesic.destination(from: tt.coordinate(ofStop: Int32(s))!,
-                                             azimuthDegrees: Double.random(in: 0..<360, using: &rng),
-                                             meters: Double.random(in: 0..<900, using: &rng))
-                return (.coordinate(p), .coordinate(latitude: p.latitude, longitude: p.longitude), "\(p.latitude),\(p.longitude)")
-            }
+            func place() -> (Place, ReferencePlace, String) { Self.randomPlace(stops, snapshot, tt, &rng) }
             let (from, refFrom, fromText) = place()
             let (to, refTo, toText) = place()
             let seconds = Int.random(in: 0..<(26 * 3600), using: &rng)
@@ -150,16 +155,7 @@ import TransitTesting
         var differences: [String] = [], found = 0, sweeps = 0
         let queries = max(6, Self.queriesPerFeed / 10)
         for _ in 0..<queries {
-            func place() -> (Place, ReferencePlace, String) {
-                let s = stops[Int.random(in: 0..<stops.count, using: &rng)]
-                if Bool.random(using: &rng) {
-                    return (.stop(feed: nil, id: snapshot.stops[s].stopId), .stop(Int32(s)), "stop:\(snapshot.stops[s].stopId)")
-                }
-                let p = Geodesic.destination(from: tt.coordinate(ofStop: Int32(s))!,
-                                             azimuthDegrees: Double.random(in: 0..<360, using: &rng),
-                                             meters: Double.random(in: 0..<900, using: &rng))
-                return (.coordinate(p), .coordinate(latitude: p.latitude, longitude: p.longitude), "\(p.latitude),\(p.longitude)")
-            }
+            func place() -> (Place, ReferencePlace, String) { Self.randomPlace(stops, snapshot, tt, &rng) }
             let (from, refFrom, fromText) = place()
             let (to, refTo, toText) = place()
             let seconds = Int.random(in: (5 * 3600)..<(23 * 3600), using: &rng)
