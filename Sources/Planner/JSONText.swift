@@ -1,8 +1,9 @@
 import Foundation
 
-/// JSON text from the `[String: Any]` trees the answers are built as: keys sorted, `/`
-/// not escaped, doubles in their shortest form (whole ones without a fraction, as
-/// JSONSerialization writes them).
+/// JSON text from `[String: Any]` trees (coverage, stops, health, errors): keys sorted,
+/// `/` not escaped, doubles in their shortest form (whole ones without a fraction, as
+/// JSONSerialization writes them). Plan answers, written on every request, skip the tree:
+/// `JSONWriter` writes the same text directly.
 ///
 /// Written here because Foundation's JSONSerialization on Linux bridges every value to
 /// NSNumber/NSString and took about 30 ms per plan answer (~30 KB with its map) — more
@@ -23,7 +24,7 @@ public enum JSONText {
         switch value {
         case let s as String: string(s, into: &out)
         case let b as Bool: out.append(contentsOf: b ? Array("true".utf8) : Array("false".utf8))
-        case let i as Int: out.append(contentsOf: String(i).utf8)
+        case let i as Int: JSONWriter.int(i, into: &out)
         case let d as Double: double(d, into: &out)
         case let d as [String: Any]:
             out.append(UInt8(ascii: "{"))
@@ -51,8 +52,8 @@ public enum JSONText {
                 write(v, into: &out)
             }
             out.append(UInt8(ascii: "]"))
-        case let i as Int64: out.append(contentsOf: String(i).utf8)
-        case let i as Int32: out.append(contentsOf: String(i).utf8)
+        case let i as Int64: JSONWriter.int(i, into: &out)
+        case let i as Int32: JSONWriter.int(i, into: &out)
         case let f as Float: double(Double(f), into: &out)
         case let n as NSNumber:
             // From Foundation (not made by this code's callers, but handled all the same).
@@ -75,31 +76,6 @@ public enum JSONText {
         out.append(UInt8(ascii: "]"))
     }
 
-    static func double(_ d: Double, into out: inout [UInt8]) {
-        guard d.isFinite else { out.append(contentsOf: Array("null".utf8)); return }
-        if d == d.rounded(), abs(d) < 1e15 {
-            out.append(contentsOf: String(Int64(d)).utf8)
-        } else {
-            out.append(contentsOf: "\(d)".utf8)
-        }
-    }
-
-    static func string(_ s: String, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        for b in s.utf8 {
-            switch b {
-            case UInt8(ascii: "\""): out.append(UInt8(ascii: "\\")); out.append(b)
-            case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\")); out.append(b)
-            case 0x0A: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "n"))
-            case 0x0D: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "r"))
-            case 0x09: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "t"))
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: Array("\\u00".utf8))
-                out.append(hex[Int(b >> 4)]); out.append(hex[Int(b & 15)])
-            default: out.append(b)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
-    }
+    static func double(_ d: Double, into out: inout [UInt8]) { JSONWriter.double(d, into: &out) }
+    static func string(_ s: String, into out: inout [UInt8]) { JSONWriter.string(s, into: &out) }
 }

@@ -13,100 +13,178 @@ import TransitModel
 public enum PlanAnswerJSON {
     /// ISO 8601 with the offset of `zone` at that instant: `2018-06-05T08:34:00-07:00`.
     public static func iso(_ t: Int64, _ zone: TimeZone) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(25)
+        iso(t, zone, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func iso(_ t: Int64, _ zone: TimeZone, into out: inout [UInt8]) {
         // One time zone lookup (Foundation's is the costly part here), not two.
         let local = JourneyPlanner.localSeconds(t, zone)
         let offset = Int(local - t)
         let date = ServiceDate(daysSinceEpoch: Int32((local - ((local % 86_400) + 86_400) % 86_400) / 86_400))
         let secs = Int(local - Int64(date.daysSinceEpoch) * 86_400)
         let (y, m, d) = date.components
-        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        let sign = offset < 0 ? "-" : "+"
+        func digits(_ v: Int, _ count: Int) {
+            var divisor = 1
+            for _ in 1..<count { divisor *= 10 }
+            while divisor > 0 { out.append(UInt8(ascii: "0") + UInt8(v / divisor % 10)); divisor /= 10 }
+        }
+        if (1000...9999).contains(y) { digits(y, 4) } else { out.append(contentsOf: String(y).utf8) }
+        out.append(UInt8(ascii: "-")); digits(m, 2); out.append(UInt8(ascii: "-")); digits(d, 2)
+        out.append(UInt8(ascii: "T")); digits(secs / 3600, 2); out.append(UInt8(ascii: ":")); digits(secs / 60 % 60, 2)
+        out.append(UInt8(ascii: ":")); digits(secs % 60, 2)
+        out.append(UInt8(ascii: offset < 0 ? "-" : "+"))
         let o = abs(offset)
-        return "\(y)-\(two(m))-\(two(d))T\(two(secs / 3600)):\(two(secs / 60 % 60)):\(two(secs % 60))\(sign)\(two(o / 3600)):\(two(o / 60 % 60))"
+        digits(o / 3600, 2); out.append(UInt8(ascii: ":")); digits(o / 60 % 60, 2)
     }
 
     public static func error(_ e: PlanError) -> [String: Any] {
         ["itineraries": [Any](), "error": ["code": e.code, "message": e.message, "details": e.details.mapValues(\.json)]]
     }
 
-    public static func answer(_ a: PlanAnswer) -> [String: Any] {
+    /// The answer as JSON text; `feeds` (the API's: the feeds and versions it was planned
+    /// on) when given. Written straight to text (`JSONWriter`), keys in sorted order.
+    public static func answer(_ a: PlanAnswer, feeds: [(id: String, version: Int)]? = nil) -> String {
         let r = a.result
         let zone = TimeZone(identifier: r.timeZone) ?? TimeZone(identifier: "UTC")!
         let p = r.parameters
-        var query: [String: Any] = [
-            "from": ["lat": r.origin.latitude, "lon": r.origin.longitude],
-            "to": ["lat": r.destination.latitude, "lon": r.destination.longitude],
-            "time": iso(r.time, zone), "timeZone": r.timeZone, "arriveBy": a.arriveBy, "window": a.window / 60,
-            "numItineraries": a.numItineraries, "wheelchair": a.wheelchair,
-            "parameters": ["walkSpeed": p.walkSpeed, "walkDetourFactor": p.walkDetourFactor, "maxAccessWalk": p.maxAccessWalk,
-                           "maxTransferWalk": p.maxTransferWalk, "maxDirectWalk": p.maxDirectWalk,
-                           "transferSlack": p.transferSlack, "maxTransfers": p.maxTransfers] as [String: Any],
-        ]
-        if let modes = a.modes { query["modes"] = LegMode.allCases.filter { modes.allowed.contains($0) }.map(\.rawValue) }
-        return [
-            "itineraries": a.options.enumerated().map { i, o in itinerary(o, zone, recommended: i == a.recommended) },
-            "recommended": a.recommended,
-            "notices": a.notices.map { ["code": $0.code, "message": $0.message] },
-            "query": query,
-            "error": NSNull(),
-        ]
-    }
-
-    static func place(_ p: ItineraryPlace) -> [String: Any] {
-        var out: [String: Any] = ["name": p.name, "lat": p.coordinate.latitude, "lon": p.coordinate.longitude]
-        if let id = p.stopId { out["stopId"] = id }
-        if let feed = p.feed { out["feed"] = feed }
-        if let platform = p.platformCode { out["platformCode"] = platform }
-        return out
-    }
-
-    static func itinerary(_ o: PlanOption, _ zone: TimeZone, recommended: Bool) -> [String: Any] {
-        func time(_ t: Int64) -> String { iso(t, zone) }
-        let it = o.itinerary
-        let legs: [[String: Any]] = it.legs.map { leg in
-            var out: [String: Any] = [
-                "mode": leg.mode.rawValue, "from": place(leg.from), "to": place(leg.to),
-                "departure": time(leg.departure), "arrival": time(leg.arrival), "durationSeconds": leg.durationSeconds,
-                "distanceMeters": (leg.distanceMeters * 10).rounded() / 10, "instruction": leg.instruction,
-            ]
-            if leg.mode == .walk && leg.from.stopId != nil && leg.to.stopId != nil {
-                out["change"] = true
-                out["waitSeconds"] = leg.waitSeconds
-            }
-            if let ride = leg.ride {
-                out["agency"] = ride.agency
-                out["routeId"] = ride.routeId
-                out["route"] = ride.routeShortName ?? ride.routeLongName ?? ride.routeId
-                if let v = ride.routeShortName { out["routeShortName"] = v }
-                if let v = ride.routeLongName { out["routeLongName"] = v }
-                if let v = ride.routeColor { out["routeColor"] = v }
-                if let v = ride.routeTextColor { out["routeTextColor"] = v }
-                if let v = ride.headsign { out["headsign"] = v }
-                out["trip"] = ride.tripId
-                out["serviceDate"] = ride.serviceDate.iso8601
-                out["geometrySource"] = ride.shapeId == nil ? "stops" : "shape"
-                if let v = ride.shapeId { out["shapeId"] = v }
-                out["intermediateStops"] = ride.intermediateStops.map { stop -> [String: Any] in
-                    var s = place(stop.place)
-                    s["arrival"] = time(stop.arrival)
-                    s["departure"] = time(stop.departure)
-                    return s
-                }
-            }
-            return out
+        var w = JSONWriter(capacity: 32_768)
+        w.beginObject()
+        w.key("error"); w.null()
+        if let feeds {
+            w.key("feeds"); w.beginArray()
+            for f in feeds { w.beginObject(); w.field("id", f.id); w.field("version", f.version); w.endObject() }
+            w.endArray()
         }
-        let s = it.summary
-        let summary: [String: Any] = [
-            "departure": time(s.departure), "arrival": time(s.arrival),
-            "durationSeconds": s.durationSeconds, "walkMeters": s.walkMeters.rounded(),
-            "walkSeconds": s.walkSeconds, "rides": s.rides, "changes": s.changes,
-            "waitingSeconds": s.waitingSeconds, "modes": s.modes.map(\.rawValue),
-        ]
-        return ["labels": o.labels, "recommended": recommended, "departure": time(s.departure), "arrival": time(s.arrival),
-                "durationSeconds": s.durationSeconds, "rides": s.rides, "summary": summary, "legs": legs,
-                "map": ItineraryMap(it).geoJSON]
+        w.key("itineraries"); w.beginArray()
+        for (i, o) in a.options.enumerated() { itinerary(o, zone, recommended: i == a.recommended, into: &w) }
+        w.endArray()
+        w.key("notices"); w.beginArray()
+        for n in a.notices { w.beginObject(); w.field("code", n.code); w.field("message", n.message); w.endObject() }
+        w.endArray()
+        w.key("query"); w.beginObject()
+        w.field("arriveBy", a.arriveBy)
+        w.key("from"); w.beginObject(); w.field("lat", r.origin.latitude); w.field("lon", r.origin.longitude); w.endObject()
+        if let modes = a.modes {
+            w.key("modes"); w.beginArray()
+            for m in LegMode.allCases where modes.allowed.contains(m) { w.string(m.rawValue) }
+            w.endArray()
+        }
+        w.field("numItineraries", a.numItineraries)
+        w.key("parameters"); w.beginObject()
+        w.field("maxAccessWalk", p.maxAccessWalk); w.field("maxDirectWalk", p.maxDirectWalk)
+        w.field("maxTransferWalk", p.maxTransferWalk); w.field("maxTransfers", p.maxTransfers)
+        w.field("transferSlack", p.transferSlack); w.field("walkDetourFactor", p.walkDetourFactor)
+        w.field("walkSpeed", p.walkSpeed)
+        w.endObject()
+        w.key("time"); time(r.time, zone, &w)
+        w.field("timeZone", r.timeZone)
+        w.key("to"); w.beginObject(); w.field("lat", r.destination.latitude); w.field("lon", r.destination.longitude); w.endObject()
+        w.field("wheelchair", a.wheelchair)
+        w.field("window", a.window / 60)
+        w.endObject()
+        w.field("recommended", a.recommended)
+        w.endObject()
+        return w.text
     }
 
-    /// Compact JSON text, keys sorted (`JSONText`).
+    private static func time(_ t: Int64, _ zone: TimeZone, _ w: inout JSONWriter) {
+        var text: [UInt8] = [UInt8(ascii: "\"")]
+        text.reserveCapacity(27)
+        iso(t, zone, into: &text)
+        text.append(UInt8(ascii: "\""))
+        w.raw(text)
+    }
+
+    /// A place's fields (without the braces, so that a passed stop can add its times).
+    private static func placeFields(_ p: ItineraryPlace, _ w: inout JSONWriter) {
+        w.field("feed", ifPresent: p.feed)
+        w.field("lat", p.coordinate.latitude)
+        w.field("lon", p.coordinate.longitude)
+        w.field("name", p.name)
+        w.field("platformCode", ifPresent: p.platformCode)
+        w.field("stopId", ifPresent: p.stopId)
+    }
+
+    private static func place(_ p: ItineraryPlace, _ w: inout JSONWriter) {
+        w.beginObject(); placeFields(p, &w); w.endObject()
+    }
+
+    static func itinerary(_ o: PlanOption, _ zone: TimeZone, recommended: Bool, into w: inout JSONWriter) {
+        let it = o.itinerary
+        let s = it.summary
+        w.beginObject()
+        w.key("arrival"); time(s.arrival, zone, &w)
+        w.key("departure"); time(s.departure, zone, &w)
+        w.field("durationSeconds", s.durationSeconds)
+        w.key("labels"); w.beginArray()
+        for l in o.labels { w.string(l) }
+        w.endArray()
+        w.key("legs"); w.beginArray()
+        for leg in it.legs { self.leg(leg, zone, &w) }
+        w.endArray()
+        w.key("map"); ItineraryMap(it).writeGeoJSON(&w)
+        w.field("recommended", recommended)
+        w.field("rides", s.rides)
+        w.key("summary"); w.beginObject()
+        w.key("arrival"); time(s.arrival, zone, &w)
+        w.field("changes", s.changes)
+        w.key("departure"); time(s.departure, zone, &w)
+        w.field("durationSeconds", s.durationSeconds)
+        w.key("modes"); w.beginArray()
+        for m in s.modes { w.string(m.rawValue) }
+        w.endArray()
+        w.field("rides", s.rides)
+        w.field("waitingSeconds", s.waitingSeconds)
+        w.field("walkMeters", s.walkMeters.rounded())
+        w.field("walkSeconds", s.walkSeconds)
+        w.endObject()
+        w.endObject()
+    }
+
+    private static func leg(_ leg: ItineraryLeg, _ zone: TimeZone, _ w: inout JSONWriter) {
+        let ride = leg.ride
+        let change = leg.mode == .walk && leg.from.stopId != nil && leg.to.stopId != nil
+        w.beginObject()
+        if let ride { w.field("agency", ride.agency) }
+        w.key("arrival"); time(leg.arrival, zone, &w)
+        if change { w.field("change", true) }
+        w.key("departure"); time(leg.departure, zone, &w)
+        w.field("distanceMeters", (leg.distanceMeters * 10).rounded() / 10)
+        w.field("durationSeconds", leg.durationSeconds)
+        w.key("from"); place(leg.from, &w)
+        if let ride { w.field("geometrySource", ride.shapeId == nil ? "stops" : "shape"); w.field("headsign", ifPresent: ride.headsign) }
+        w.field("instruction", leg.instruction)
+        if let ride {
+            w.key("intermediateStops"); w.beginArray()
+            for stop in ride.intermediateStops {
+                w.beginObject()
+                w.key("arrival"); time(stop.arrival, zone, &w)
+                w.key("departure"); time(stop.departure, zone, &w)
+                placeFields(stop.place, &w)
+                w.endObject()
+            }
+            w.endArray()
+        }
+        w.field("mode", leg.mode.rawValue)
+        if let ride {
+            w.field("route", ride.routeShortName ?? ride.routeLongName ?? ride.routeId)
+            w.field("routeColor", ifPresent: ride.routeColor)
+            w.field("routeId", ride.routeId)
+            w.field("routeLongName", ifPresent: ride.routeLongName)
+            w.field("routeShortName", ifPresent: ride.routeShortName)
+            w.field("routeTextColor", ifPresent: ride.routeTextColor)
+            w.field("serviceDate", ride.serviceDate.iso8601)
+            w.field("shapeId", ifPresent: ride.shapeId)
+        }
+        w.key("to"); place(leg.to, &w)
+        if let ride { w.field("trip", ride.tripId) }
+        if change { w.field("waitSeconds", leg.waitSeconds) }
+        w.endObject()
+    }
+
+    /// Compact JSON text of a `[String: Any]` tree, keys sorted (`JSONText`).
     public static func encode(_ object: [String: Any]) -> String { JSONText.encode(object) }
 }

@@ -86,13 +86,12 @@ extension RaptorRouter {
     }
 
     /// Every departure time from the origin in [time, time + window], ascending, with the
-    /// access walks (source indices) whose stop has a run leaving then.
-    private func rangeDepartures(_ request: RaptorRequest, window: Int64) -> [(time: Int64, sources: [Int32])] {
+    /// routes that have a run leaving then (and the access stop's position on the route).
+    private func rangeDepartures(_ request: RaptorRequest, window: Int64) -> [RangeDeparture] {
         let tt = timetable
-        // Departure time from the origin -> the access walks (source indices) whose stop
-        // has a run leaving then.
-        var departures: [Int64: [Int32]] = [:]
-        for (index, w) in request.access.enumerated() {
+        // Departure time from the origin -> the routes (and positions) with a run leaving then.
+        var departures: [Int64: [RangeDeparture.Boarding]] = [:]
+        for w in request.access {
             let s = Int(w.stop)
             let running = request.dayRoutes
             for i in Int(running.stopOffsets[s])..<Int(running.stopOffsets[s + 1]) {
@@ -110,12 +109,12 @@ extension RaptorRouter {
                     for j in lo..<nt where request.filter.trips?[tripBase + j] ?? true {
                         let leave = base + Int64(tt.departures[column + j]) - w.seconds
                         if leave > request.time + window { break }
-                        if departures[leave]?.last != Int32(index) { departures[leave, default: []].append(Int32(index)) }
+                        departures[leave, default: []].append(.init(route: Int32(r), position: Int32(pos)))
                     }
                 }
             }
         }
-        return departures.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        return departures.sorted { $0.key < $1.key }.map { RangeDeparture(time: $0.key, boardings: $0.value) }
     }
 
     /// Every journey departing in [time, time + window] that no other journey beats on
@@ -132,6 +131,31 @@ extension RaptorRouter {
         search.toTarget = lowerBounds(request); search.pruneToTarget = true
         return search.runRange(departures: departures.reversed(), after: request.time + window + 1, outOfTime: outOfTime)
     }
+}
+
+/// A departure time from the origin in a range search, with the routes that have a run
+/// leaving then from an access stop (at that walk's end), and the stop's position on it.
+struct RangeDeparture {
+    struct Boarding { var route: Int32, position: Int32 }
+    var time: Int64
+    var boardings: [Boarding]
+}
+
+/// Memory for one search's labels, which the innermost loops write: through pointers, not
+/// Swift arrays, those writes skip the copy-on-write uniqueness check (a call per write)
+/// and, in release builds, the bounds check (debug builds keep it). Element types are
+/// plain values (no deinitialization needed).
+final class SearchStorage {
+    private var owned: [UnsafeMutableRawPointer] = []
+
+    func buffer<T>(_ value: T, count: Int) -> UnsafeMutableBufferPointer<T> {
+        let b = UnsafeMutableBufferPointer<T>.allocate(capacity: Swift.max(1, count))
+        b.initialize(repeating: value)
+        owned.append(UnsafeMutableRawPointer(b.baseAddress!))
+        return UnsafeMutableBufferPointer(rebasing: b[0..<count])
+    }
+
+    deinit { for p in owned { p.deallocate() } }
 }
 
 /// One search in one direction. Times are "values": the UTC instant for a forward
@@ -152,33 +176,47 @@ struct Search {
     let routeAllowed: [Bool], tripAllowed: [Bool], stopAllowed: [Bool]
     let running: DayRoutes
     /// Footpath -> its change time under this request, filled on first use
-    /// (`footUnknown`: not yet; `footUnusable`: not usable).
-    var footCost: [Int32]
+    /// (`footUnknown`: not yet; `footUnusable`: not usable; `footBeyond`: it and the rest
+    /// of its stop's list are too long to walk).
+    let footCost: UnsafeMutableBufferPointer<Int32>
     /// Stop -> lower bound of the seconds to the destination (`RaptorRouter.lowerBounds`),
     /// or empty: labels that cannot beat the destination's best are dropped.
     var toTarget: [Int64] = []
     var pruneToTarget = false
-    static let footUnknown = Int32.min, footUnusable = Int32(-1)
+    static let footUnknown = Int32.min, footUnusable = Int32(-1), footBeyond = Int32(-2)
     static let infinity = Int64.max / 4
 
+    /// Rounds 0...maxRides: the labels below are indexed by (round, stop) at `at(round, stop)`,
+    /// a stop's rounds side by side (the at-most bounds are lowered over a stop's later
+    /// rounds on every improvement: one cache line, not one per round).
+    let rounds: Int
+    @inline(__always) func at(_ round: Int, _ stop: Int) -> Int { stop &* rounds &+ round }
     // (round, stop) -> best value ready to board after `round` rides; -> arrived by ride `round`.
-    var ready: [Int64]
-    var arrived: [Int64]
+    let ready: UnsafeMutableBufferPointer<Int64>
+    let arrived: UnsafeMutableBufferPointer<Int64>
     // (round, stop) -> best value with at most `round` rides, over all iterations so far:
     // the local pruning bound. Not the best over all rounds: a range search keeps labels
     // from later departures, and a journey with fewer rides that arrives as early as one
     // with more rides from a later departure is still an answer.
-    var readyAtMost: [Int64]
-    var arrivedAtMost: [Int64]
-    // Parents of `arrived`: the ride (route, trip within route, day, boarding / alighting position).
-    var rideRoute: [Int32], rideTrip: [Int32], rideDay: [Int32], rideBoardPos: [Int32], rideAlightPos: [Int32]
+    let readyAtMost: UnsafeMutableBufferPointer<Int64>
+    let arrivedAtMost: UnsafeMutableBufferPointer<Int64>
+    // Parents of `arrived`: the ride (route, trip within route, day, boarding / alighting
+    // position); one array of structs, not an array per field: an improvement writes one
+    // cache line, not five.
+    struct Ride { var route: Int32, trip: Int32, day: Int32, board: Int32, alight: Int32 }
+    let ride: UnsafeMutableBufferPointer<Ride>
     // Parents of `ready`: the stop changed from and the footpath (-1 same stop), or the source walk (round 0).
-    var readyFrom: [Int32], readyFoot: [Int32]
+    struct Change { var from: Int32, foot: Int32 }
+    let change: UnsafeMutableBufferPointer<Change>
     // Round -> best value at the destination with at most that many rides (over all iterations).
     var targetBest: [Int64]
-    var marked: [Bool], markedList: [Int32] = []
-    var routeStart: [Int32], routeList: [Int32] = []
-    var improved: [Bool], improvedList: [Int32] = []
+    /// Stop -> whether it is at the end of a target walk (egress for a forward search).
+    let isTarget: [Bool]
+    let marked: UnsafeMutableBufferPointer<Bool>, improved: UnsafeMutableBufferPointer<Bool>
+    let routeStart: UnsafeMutableBufferPointer<Int32>
+    var markedList: [Int32] = [], routeList: [Int32] = [], improvedList: [Int32] = []
+    /// Owns the buffers above (freed with the last copy of this search).
+    private let storage = SearchStorage()
 
     init(_ tt: Timetable, _ request: RaptorRequest, forward: Bool, maxRides: Int, time: Int64? = nil) {
         self.tt = tt
@@ -197,21 +235,24 @@ struct Search {
         running = request.dayRoutes
         filterRoutes = request.filter.routes != nil
         routeAllowed = request.filter.routes ?? []
-        footCost = Array(repeating: Search.footUnknown, count: tt.footTarget.count)
+        footCost = storage.buffer(Search.footUnknown, count: tt.footTarget.count)
         tripAllowed = request.filter.trips ?? []
         stopAllowed = request.filter.stops ?? []
-        let size = (maxRides + 1) * n
-        ready = Array(repeating: Search.infinity, count: size)
-        arrived = ready
-        readyAtMost = ready
-        arrivedAtMost = ready
-        rideRoute = Array(repeating: -1, count: size)
-        rideTrip = rideRoute; rideDay = rideRoute; rideBoardPos = rideRoute; rideAlightPos = rideRoute
-        readyFrom = rideRoute; readyFoot = rideRoute
+        rounds = maxRides + 1
+        let size = rounds * n
+        ready = storage.buffer(Search.infinity, count: size)
+        arrived = storage.buffer(Search.infinity, count: size)
+        readyAtMost = storage.buffer(Search.infinity, count: size)
+        arrivedAtMost = storage.buffer(Search.infinity, count: size)
+        ride = storage.buffer(Ride(route: -1, trip: -1, day: -1, board: -1, alight: -1), count: size)
+        change = storage.buffer(Change(from: -1, foot: -1), count: size)
         targetBest = Array(repeating: Search.infinity, count: maxRides + 1)
-        marked = Array(repeating: false, count: n)
-        improved = marked
-        routeStart = Array(repeating: -1, count: tt.routeCount)
+        marked = storage.buffer(false, count: n)
+        improved = storage.buffer(false, count: n)
+        var isTarget = Array(repeating: false, count: n)
+        for w in targets { isTarget[Int(w.stop)] = true }
+        self.isTarget = isTarget
+        routeStart = storage.buffer(-1, count: tt.routeCount)
     }
 
     private func real(_ value: Int64) -> Int64 { forward ? value : -value }
@@ -247,15 +288,17 @@ struct Search {
         tt.footRule[f] == TransferRule.none.rawValue && p.walkMeters(beeline: tt.footBeeline[f]) > p.maxTransferWalk
     }
 
-    /// `footChange(f)`, worked out once per search (a range search relaxes the same
-    /// footpaths in every iteration; the walk time is a division and a ceil).
-    private mutating func cachedFootChange(_ f: Int) -> Int64? {
+    /// `footChange(f)` (>= 0), `footUnusable` or `footBeyond`, worked out once per search
+    /// (a range search relaxes the same footpaths in every iteration; the walk time is a
+    /// division and a ceil, and the length test one more array read).
+    @inline(__always)
+    private mutating func cachedFootChange(_ f: Int) -> Int32 {
         var c = footCost[f]
         if c == Search.footUnknown {
-            c = footChange(f).map { Int32(clamping: $0) } ?? Search.footUnusable
+            c = beyondFootpaths(f) ? Search.footBeyond : footChange(f).map { Int32(clamping: $0) } ?? Search.footUnusable
             footCost[f] = c
         }
-        return c == Search.footUnusable ? nil : Int64(c)
+        return c
     }
 
     /// Runs the rounds; returns the Pareto journeys, ascending rides.
@@ -272,27 +315,23 @@ struct Search {
     /// arrives as early with as few rides makes waiting for a journey in the window
     /// needless (the model's rule), so they take part in the comparison.
     ///
-    /// `departures`: descending, each with the sources that have a run leaving then. Only
-    /// those sources are marked for round 1: every other source is ready earlier than in
-    /// the iteration before, but no run leaves it in between (that run would be a
-    /// departure of its own, between this one and the one before), so its routes would
-    /// board the same trips as before and improve nothing. This is what makes a range over
-    /// many access stops cost about one search per departure, not per departure times
-    /// access stops.
+    /// `departures`: descending, each with the routes that have a run leaving then. Only
+    /// those routes are scanned in round 1: every access stop is ready earlier than in the
+    /// iteration before, but a route with no run leaving it in between (that run would be
+    /// a departure of its own, between this one and the one before) boards the same trips
+    /// as before and improves nothing. This is what makes a range over many access stops
+    /// and their routes cost about one search per departure, not per departure times
+    /// access stops and routes.
     /// `outOfTime` is asked every 8 departures; once it says yes the rest are left out
     /// (`complete` false).
     mutating func runRange<D: Sequence>(departures: D, after: Int64, outOfTime: () -> Bool = { false })
-        -> (kept: [RaptorJourney], complete: Bool) where D.Element == (time: Int64, sources: [Int32]) {
+        -> (kept: [RaptorJourney], complete: Bool) where D.Element == RangeDeparture {
         var found: [RaptorJourney] = []
         for hit in iterate(start: after) { found.append(journey(rides: hit.rides, target: hit.target)) }
-        var onlySources: [Bool] = Array(repeating: false, count: sources.count)
         var complete = true
         for (i, d) in departures.enumerated() {
             if i % 8 == 7 && outOfTime() { complete = false; break }
-            for s in d.sources { onlySources[Int(s)] = true }
-            let hits = iterate(start: d.time, markOnly: onlySources)
-            for s in d.sources { onlySources[Int(s)] = false }
-            for hit in hits { found.append(journey(rides: hit.rides, target: hit.target)) }
+            for hit in iterate(start: d.time, firstRoutes: d.boardings) { found.append(journey(rides: hit.rides, target: hit.target)) }
         }
         let sorted = found.sorted { ($0.departure, -$0.arrival, -$0.rides) > ($1.departure, -$1.arrival, -$1.rides) }
         var kept: [RaptorJourney] = []
@@ -305,13 +344,22 @@ struct Search {
     /// One RAPTOR run from value `start` over the current labels; returns (rides, target
     /// walk) for every round whose destination value improved on fewer rides and on
     /// earlier iterations.
-    /// `markOnly`: source index -> marked when improved (nil: every improved source).
-    private mutating func iterate(start: Int64, markOnly: [Bool]? = nil) -> [(rides: Int, target: Int)] {
+    /// `firstRoutes`: the routes scanned in round 1, from these positions (nil: the routes
+    /// through every improved source).
+    private mutating func iterate(start: Int64, firstRoutes: [RangeDeparture.Boarding]? = nil) -> [(rides: Int, target: Int)] {
         for (i, w) in sources.enumerated() {
             let s = Int(w.stop), v = start + w.seconds
-            if v < ready[s] {
-                ready[s] = v; Search.lower(&readyAtMost, 0, s, v, n: n, maxRides: maxRides); readyFrom[s] = -1; readyFoot[s] = Int32(i)
-                if !marked[s] && markOnly?[i] ?? true { marked[s] = true; markedList.append(w.stop) }
+            if v < ready[at(0, s)] {
+                let i0 = at(0, s)
+                ready[i0] = v; Search.lower(readyAtMost, i0, v, end: at(rounds, s)); change[i0] = Change(from: -1, foot: Int32(i))
+                if !marked[s] && firstRoutes == nil { marked[s] = true; markedList.append(w.stop) }
+            }
+        }
+        if let firstRoutes {
+            for b in firstRoutes {
+                let r = Int(b.route)
+                if routeStart[r] < 0 { routeList.append(b.route); routeStart[r] = b.position }
+                else if b.position < routeStart[r] { routeStart[r] = b.position }
             }
         }
         var results: [(rides: Int, target: Int)] = []
@@ -319,8 +367,13 @@ struct Search {
         for k in 1...max(1, maxRides) where maxRides >= 1 {
             // Anything no better than the destination with k rides is pruned in round k.
             let bound = min(targetBest[k], targetBest[k - 1])
-            // Routes through stops improved in the previous round, from their first such stop.
-            routeList.removeAll(keepingCapacity: true)
+            // Away from the destination's walks an arrival needs one more ride to get there,
+            // so it must beat the best with one more ride (and after the last round it is of
+            // no use): the same bound its changes would get, applied before they are made.
+            let changeBound = k < maxRides ? min(bound, targetBest[k + 1]) : Int64.min
+            // Routes through stops improved in the previous round, from their first such stop
+            // (round 1 of a range's departure: `firstRoutes`, collected above).
+            if k > 1 || firstRoutes == nil { routeList.removeAll(keepingCapacity: true) }
             for s in markedList {
                 marked[Int(s)] = false
                 for i in Int(running.stopOffsets[Int(s)])..<Int(running.stopOffsets[Int(s) + 1]) {
@@ -339,7 +392,7 @@ struct Search {
                     let base = tt.dayBase[Int(tt.routeTimeZone[Int(r)]) * tt.dayCount + day]
                     let minArrival = base + Int64(tt.routeMinArrival[Int(r)]), maxDeparture = base + Int64(tt.routeMaxDeparture[Int(r)])
                     if forward ? maxDeparture < start || minArrival >= bound : minArrival > -start || -maxDeparture >= bound { continue }
-                    scanRoute(Int(r), day: day, from: Int(routeStart[Int(r)]), round: k, bestTarget: bound)
+                    scanRoute(Int(r), day: day, from: Int(routeStart[Int(r)]), round: k, bestTarget: bound, changeBound: changeBound)
                 }
                 routeStart[Int(r)] = -1
             }
@@ -347,7 +400,7 @@ struct Search {
             var roundBest = -1
             var best = bound
             for (i, w) in targets.enumerated() {
-                let a = arrived[k * n + Int(w.stop)]
+                let a = arrived[at(k, Int(w.stop))]
                 if a < Search.infinity && a + w.seconds < best { best = a + w.seconds; roundBest = i }
             }
             if roundBest >= 0 {
@@ -359,24 +412,29 @@ struct Search {
             for s32 in improvedList {
                 let s = Int(s32)
                 improved[s] = false
-                let a = arrived[k * n + s]
+                guard k < maxRides else { continue }  // no round after this one
+                let a = arrived[at(k, s)]
                 if let c = sameStopChange(s) { relax(s, a + c, round: k, from: s32, foot: -1, bestTarget: nextBound) }
                 if forward {
                     for f in Int(tt.footOffsets[s])..<Int(tt.footOffsets[s + 1]) {
-                        if beyondFootpaths(f) { break }
-                        if let c = cachedFootChange(f) { relax(Int(tt.footTarget[f]), a + c, round: k, from: s32, foot: Int32(f), bestTarget: nextBound) }
+                        let c = cachedFootChange(f)
+                        if c == Search.footBeyond { break }
+                        if c >= 0 { relax(Int(tt.footTarget[f]), a + Int64(c), round: k, from: s32, foot: Int32(f), bestTarget: nextBound) }
                     }
                 } else {
                     for i in Int(tt.footInOffsets[s])..<Int(tt.footInOffsets[s + 1]) {
                         let f = Int(tt.footIn[i])
-                        if beyondFootpaths(f) { break }
-                        if let c = cachedFootChange(f) { relax(Int(tt.footSource[f]), a + c, round: k, from: s32, foot: Int32(f), bestTarget: nextBound) }
+                        let c = cachedFootChange(f)
+                        if c == Search.footBeyond { break }
+                        if c >= 0 { relax(Int(tt.footSource[f]), a + Int64(c), round: k, from: s32, foot: Int32(f), bestTarget: nextBound) }
                     }
                 }
             }
             improvedList.removeAll(keepingCapacity: true)
             if markedList.isEmpty { break }
         }
+        for r in routeList { routeStart[Int(r)] = -1 }
+        routeList.removeAll(keepingCapacity: true)
         for s in markedList { marked[Int(s)] = false }
         markedList.removeAll(keepingCapacity: true)
         return results
@@ -384,23 +442,26 @@ struct Search {
 
     /// Lowers the at-most-rides bound of `stop` to `v` from round `k` on.
     @inline(__always)
-    private static func lower(_ atMost: inout [Int64], _ k: Int, _ stop: Int, _ v: Int64, n: Int, maxRides: Int) {
-        var j = k
-        while j <= maxRides, v < atMost[j * n + stop] { atMost[j * n + stop] = v; j += 1 }
+    private static func lower(_ atMost: UnsafeMutableBufferPointer<Int64>, _ index: Int, _ v: Int64, end: Int) {
+        // A stop's rounds are one slice (`at`): index ..< its end.
+        var j = index
+        while j < end, v < atMost[j] { atMost[j] = v; j += 1 }
     }
 
     private mutating func relax(_ s: Int, _ v: Int64, round k: Int, from: Int32, foot: Int32, bestTarget: Int64) {
         // Pruned when no better than with fewer rides, or than the destination already is.
-        guard v < readyAtMost[k * n + s], v < bestTarget, !pruneToTarget || v + toTarget[s] < bestTarget else { return }
-        ready[k * n + s] = v
-        Search.lower(&readyAtMost, k, s, v, n: n, maxRides: maxRides)
-        readyFrom[k * n + s] = from
-        readyFoot[k * n + s] = foot
+        let i = at(k, s)
+        guard v < readyAtMost[i], v < bestTarget, !pruneToTarget || v + toTarget[s] < bestTarget else { return }
+        ready[i] = v
+        Search.lower(readyAtMost, i, v, end: at(rounds, s))
+        change[i] = Change(from: from, foot: foot)
         if !marked[s] { marked[s] = true; markedList.append(Int32(s)) }
     }
 
     /// Scans route `r` with the trips of service day `day`, from position `from`.
-    private mutating func scanRoute(_ r: Int, day: Int, from: Int, round k: Int, bestTarget: Int64) {
+    /// Arrivals must beat `bestTarget` at a stop of the destination's walks, `changeBound`
+    /// elsewhere.
+    private mutating func scanRoute(_ r: Int, day: Int, from: Int, round k: Int, bestTarget: Int64, changeBound: Int64) {
         let stopsStart = Int(tt.routeStopOffsets[r]), length = Int(tt.routeStopOffsets[r + 1]) - stopsStart
         let tripBase = Int(tt.routeTripOffsets[r]), nt = Int(tt.routeTripOffsets[r + 1]) - tripBase
         let times = Int(tt.routeTimeOffsets[r])
@@ -416,19 +477,19 @@ struct Search {
                     && (!filterStops || stopAllowed[stop])
                 if allowed {
                     let v = forward ? base + Int64(tt.arrivals[column + current]) : -(base + Int64(tt.departures[column + current]))
-                    let i = k * n + stop
-                    if v < arrivedAtMost[i] && v < bestTarget && (!pruneToTarget || v + toTarget[stop] < bestTarget) {
+                    let i = at(k, stop)
+                    let limit = isTarget[stop] ? bestTarget : changeBound
+                    if v < arrivedAtMost[i] && v < limit && (!pruneToTarget || v + toTarget[stop] < limit) {
                         arrived[i] = v
-                        Search.lower(&arrivedAtMost, k, stop, v, n: n, maxRides: maxRides)
-                        rideRoute[i] = Int32(r); rideTrip[i] = Int32(current); rideDay[i] = Int32(day)
-                        rideBoardPos[i] = Int32(boardPos); rideAlightPos[i] = Int32(pos)
+                        Search.lower(arrivedAtMost, i, v, end: at(rounds, stop))
+                        ride[i] = Ride(route: Int32(r), trip: Int32(current), day: Int32(day), board: Int32(boardPos), alight: Int32(pos))
                         if !improved[stop] { improved[stop] = true; improvedList.append(Int32(stop)) }
                     }
                 }
             }
             let canBoard = (forward ? tt.routeCanBoard[stopsStart + pos] : tt.routeCanAlight[stopsStart + pos])
                 && (!filterStops || stopAllowed[stop])
-            let r0 = ready[(k - 1) * n + stop]
+            let r0 = ready[at(k - 1, stop)]
             if canBoard && r0 < Search.infinity {
                 if forward {
                     // The earliest run of this day departing at or after r0.
@@ -470,17 +531,17 @@ struct Search {
         var changes: [(from: Int32, to: Int32, foot: Int32)] = []
         var firstWalk = StopWalk(stop: 0, seconds: 0, meters: 0)
         while true {
-            let i = k * n + stop
-            rideLegs.append((Int(rideRoute[i]), Int(rideTrip[i]), Int(rideDay[i]), Int(rideBoardPos[i]), Int(rideAlightPos[i])))
-            let r = Int(rideRoute[i])
-            let boardStop = Int(tt.routeStops[Int(tt.routeStopOffsets[r]) + Int(rideBoardPos[i])])
-            let j = (k - 1) * n + boardStop
+            let i = at(k, stop)
+            let x = ride[i]
+            rideLegs.append((Int(x.route), Int(x.trip), Int(x.day), Int(x.board), Int(x.alight)))
+            let boardStop = Int(tt.routeStops[Int(tt.routeStopOffsets[Int(x.route)]) + Int(x.board)])
+            let j = at(k - 1, boardStop)
             if k - 1 == 0 {
-                firstWalk = sources[Int(readyFoot[j])]
+                firstWalk = sources[Int(change[j].foot)]
                 break
             }
-            changes.append((readyFrom[j], Int32(boardStop), readyFoot[j]))
-            stop = Int(readyFrom[j])
+            changes.append((change[j].from, Int32(boardStop), change[j].foot))
+            stop = Int(change[j].from)
             k -= 1
         }
         // In real time order: forward searches found them backwards.

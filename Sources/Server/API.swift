@@ -73,9 +73,8 @@ public struct TransitAPI: Sendable {
         query.deadline = deadline
         do {
             let answer = try s.planner.answer(query, numItineraries: n)
-            var body = PlanAnswerJSON.answer(answer)
-            body["feeds"] = s.feeds.map { ["id": $0.id, "version": $0.version] as [String: Any] }
-            return Self.json(200, body)
+            return Self.response(200, PlanAnswerJSON.answer(answer, feeds: s.feeds.map { ($0.id, $0.version) }),
+                                 contentType: "application/json")
         } catch {
             throw APIError.from(error)
         }

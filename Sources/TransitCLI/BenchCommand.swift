@@ -32,6 +32,19 @@ struct BenchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also write the \"answer\" queries as /v1/plan paths, one per line, for load tests of `transit serve` (Scripts/bench-api.sh).", valueName: "file"))
     var urls: String?
     @Option(help: "Seed of the random queries.") var seed: UInt64 = 42
+    @Option(name: .customLong("kind"), help: ArgumentHelp("Time only this kind (repeatable): depart-at, arrive-by, range-60, answer.", valueName: "kind"))
+    var onlyKinds: [String] = []
+    @Option(help: "Time each kind this many times in a row (on a noisy machine, compare builds by their best pass).")
+    var passes = 1
+
+    static let kindNames = ["depart-at", "arrive-by", "range 60", "answer"]
+
+    func validate() throws {
+        for k in onlyKinds where !Self.kindNames.contains(k.replacingOccurrences(of: "-60", with: " 60")) {
+            throw ValidationError("unknown kind \(k): the kinds are depart-at, arrive-by, range-60, answer")
+        }
+        guard (1...100).contains(passes) else { throw ValidationError("passes must be 1 to 100") }
+    }
     @OptionGroup var source: TimetableSourceOptions
 
     func run() throws {
@@ -81,7 +94,7 @@ struct BenchCommand: ParsableCommand {
             var kinds: [(String, [PlanQuery])] = []
             // "answer": what `transit plan` and the API serve: the model's answer, the next
             // departures within 60 min, five itineraries with their legs, shapes and labels.
-            for kind in ["depart-at", "arrive-by", "range 60", "answer"] {
+            for kind in Self.kindNames {
                 var list: [PlanQuery] = []
                 for _ in 0..<queries {
                     let feed = feeds[Int(rng.next() % UInt64(feeds.count))]
@@ -99,13 +112,14 @@ struct BenchCommand: ParsableCommand {
             print("")
             print("\(Output.pad("kind", 10)) \(Output.pad("threads", 7, right: true)) \(Output.pad("p50 ms", 8, right: true)) \(Output.pad("p95 ms", 8, right: true)) \(Output.pad("p99 ms", 8, right: true)) \(Output.pad("queries/s", 10, right: true)) \(Output.pad("p50/pass", 9, right: true)) \(Output.pad("answered", 9, right: true))")
             let cores = ProcessInfo.processInfo.activeProcessorCount
-            for (name, list) in kinds {
-                for threads in Set([1, cores]).sorted() {
+            let only = Set(onlyKinds.map { $0.replacingOccurrences(of: "-60", with: " 60") })
+            for (name, list) in kinds where only.isEmpty || only.contains(name) {
+                for threads in Set([1, cores]).sorted() { for _ in 0..<passes {
                     let (latencies, wall, answered) = run(planner, list, threads: threads, answer: name == "answer")
                     let sorted = latencies.sorted()
                     func pct(_ q: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * q))] * 1000 }
                     print("\(Output.pad(name, 10)) \(Output.pad(String(threads), 7, right: true)) \(Output.pad(String(format: "%.2f", pct(0.5)), 8, right: true)) \(Output.pad(String(format: "%.2f", pct(0.95)), 8, right: true)) \(Output.pad(String(format: "%.2f", pct(0.99)), 8, right: true)) \(Output.pad(String(format: "%.0f", Double(list.count) / wall), 10, right: true)) \(Output.pad(String(format: "%.1fx", pct(0.5) / 1000 / floor), 9, right: true)) \(Output.pad("\(answered * 100 / max(1, list.count))%", 9, right: true))")
-                }
+                } }
             }
         }
     }

@@ -137,7 +137,7 @@ struct PlanCommand: ParsableCommand {
                                   modes: try modes.map { m throws(PlanError) in try ModeFilter.parse(m) }, wheelchair: wheelchair)
             do {
                 let answer = try planner.answer(query, numItineraries: numItineraries)
-                if json { print(PlanAnswerJSON.encode(PlanAnswerJSON.answer(answer))) } else { print(PlanAnswerText.render(answer, query), terminator: "") }
+                if json { print(PlanAnswerJSON.answer(answer)) } else { print(PlanAnswerText.render(answer, query), terminator: "") }
             } catch let e as PlanError {
                 if json { print(PlanAnswerJSON.encode(PlanAnswerJSON.error(e))); throw ExitCode.failure }
                 throw CLIError(e.message)
@@ -154,12 +154,12 @@ struct PlanCommand: ParsableCommand {
         var buffer = Data()
         func answer(_ line: Data) {
             guard !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) else { return }
-            let out: [String: Any]
+            let out: String
             do throws(PlanError) {
                 let (query, n) = try PlanBatch.query(line)
                 out = PlanAnswerJSON.answer(try planner.answer(query, numItineraries: n))
-            } catch { out = PlanAnswerJSON.error(error) }
-            FileHandle.standardOutput.write(Data((PlanAnswerJSON.encode(out) + "\n").utf8))
+            } catch { out = PlanAnswerJSON.encode(PlanAnswerJSON.error(error)) }
+            FileHandle.standardOutput.write(Data((out + "\n").utf8))
         }
         while true {
             let chunk = handle.availableData
