@@ -8,7 +8,8 @@
 #
 # Prints requests/s, p50/p99 latency and errors (socket errors and 5xx; 4xx answers such
 # as NO_CONNECTION are answers, counted apart), then the in-process `answer` rate on one
-# core and on all, and the ratio of the server's throughput to (one-core rate × cores).
+# core and on all (the best of three passes each), and the ratio of the server's
+# throughput to (one-core rate × cores).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -44,8 +45,8 @@ id=$(basename "$feed" .zip)
 echo "==> import $feed" >&2
 "$bin" import "$feed" --feed "$id" >/dev/null
 
-echo "==> in process: transit bench ($queries queries; also writes them as /v1/plan paths)" >&2
-"$bin" bench --feed "$id" --queries "$queries" --urls "$work/paths.txt" | tee "$work/bench.txt"
+echo "==> in process: transit bench --kind answer ($queries queries, best of 3 passes; also writes them as /v1/plan paths)" >&2
+"$bin" bench --feed "$id" --queries "$queries" --kind answer --passes 3 --urls "$work/paths.txt" | tee "$work/bench.txt"
 
 echo "==> serve" >&2
 "$bin" serve --port 0 2> "$work/serve.log" &
@@ -101,8 +102,9 @@ rps=$(sed -E 's/.*requests_per_s=([0-9.]+).*/\1/' <<<"$result")
 p99=$(sed -E 's/.*p99_ms=([0-9.]+).*/\1/' <<<"$result")
 errors=$(sed -E 's/.* errors=([0-9]+).*/\1/' <<<"$result")
 cores=$(nproc)
-one=$(awk '$1 == "answer" && $2 == 1 { print $6 }' "$work/bench.txt")
-all=$(awk -v c="$cores" '$1 == "answer" && $2 == c { print $6 }' "$work/bench.txt")
+# The best pass of each: the per-core rate this machine allows (a noisy pass would flatter the ratio).
+one=$(awk '$1 == "answer" && $2 == 1 && $6 > m { m = $6 } END { print m }' "$work/bench.txt")
+all=$(awk -v c="$cores" '$1 == "answer" && $2 == c && $6 > m { m = $6 } END { print m }' "$work/bench.txt")
 echo
 echo "feed $id, $connections connections, $duration, $cores cores (wrk on the same machine)"
 echo "server:     $rps requests/s, p50 $(sed -E 's/.*p50_ms=([0-9.]+).*/\1/' <<<"$result") ms, p99 $p99 ms, errors $errors ($(sed -E 's/.*answered_4xx=([0-9]+).*/\1/' <<<"$result") answered with a 4xx reason)"

@@ -175,15 +175,11 @@ struct Search {
     let filterRoutes: Bool, filterTrips: Bool, filterStops: Bool
     let routeAllowed: [Bool], tripAllowed: [Bool], stopAllowed: [Bool]
     let running: DayRoutes
-    /// Footpath -> its change time under this request, filled on first use
-    /// (`footUnknown`: not yet; `footUnusable`: not usable; `footBeyond`: it and the rest
-    /// of its stop's list are too long to walk).
-    let footCost: UnsafeMutableBufferPointer<Int32>
+    let footpaths: FootpathCosts
     /// Stop -> lower bound of the seconds to the destination (`RaptorRouter.lowerBounds`),
     /// or empty: labels that cannot beat the destination's best are dropped.
     var toTarget: [Int64] = []
     var pruneToTarget = false
-    static let footUnknown = Int32.min, footUnusable = Int32(-1), footBeyond = Int32(-2)
     static let infinity = Int64.max / 4
 
     /// Rounds 0...maxRides: the labels below are indexed by (round, stop) at `at(round, stop)`,
@@ -235,7 +231,7 @@ struct Search {
         running = request.dayRoutes
         filterRoutes = request.filter.routes != nil
         routeAllowed = request.filter.routes ?? []
-        footCost = storage.buffer(Search.footUnknown, count: tt.footTarget.count)
+        footpaths = request.footpaths
         tripAllowed = request.filter.trips ?? []
         stopAllowed = request.filter.stops ?? []
         rounds = maxRides + 1
@@ -265,40 +261,6 @@ struct Search {
         case .minimumTime: return max(Int64(p.transferSlack), Int64(tt.sameStopMinTime[s]))
         case .none, .recommended: return Int64(p.transferSlack)
         }
-    }
-
-    /// Change time along footpath `f` under this request, or nil when it is not usable.
-    private func footChange(_ f: Int) -> Int64? {
-        let rule = TransferRule(rawValue: tt.footRule[f])!
-        let beeline = tt.footBeeline[f]
-        if rule == .none && p.walkMeters(beeline: beeline) > p.maxTransferWalk { return nil }
-        let walk = p.walkSeconds(beeline: beeline)
-        switch rule {
-        case .forbidden: return nil
-        case .timed: return walk
-        case .minimumTime: return max(walk + Int64(p.transferSlack), Int64(tt.footMinTime[f]))
-        case .none, .recommended: return walk + Int64(p.transferSlack)
-        }
-    }
-
-    /// Whether footpath `f` and all after it in its stop's list are too long to walk: the
-    /// lists hold the ones with a transfers.txt rule first, then the others by length.
-    @inline(__always)
-    private func beyondFootpaths(_ f: Int) -> Bool {
-        tt.footRule[f] == TransferRule.none.rawValue && p.walkMeters(beeline: tt.footBeeline[f]) > p.maxTransferWalk
-    }
-
-    /// `footChange(f)` (>= 0), `footUnusable` or `footBeyond`, worked out once per search
-    /// (a range search relaxes the same footpaths in every iteration; the walk time is a
-    /// division and a ceil, and the length test one more array read).
-    @inline(__always)
-    private mutating func cachedFootChange(_ f: Int) -> Int32 {
-        var c = footCost[f]
-        if c == Search.footUnknown {
-            c = beyondFootpaths(f) ? Search.footBeyond : footChange(f).map { Int32(clamping: $0) } ?? Search.footUnusable
-            footCost[f] = c
-        }
-        return c
     }
 
     /// Runs the rounds; returns the Pareto journeys, ascending rides.
@@ -417,16 +379,14 @@ struct Search {
                 if let c = sameStopChange(s) { relax(s, a + c, round: k, from: s32, foot: -1, bestTarget: nextBound) }
                 if forward {
                     for f in Int(tt.footOffsets[s])..<Int(tt.footOffsets[s + 1]) {
-                        let c = cachedFootChange(f)
-                        if c == Search.footBeyond { break }
+                        let c = footpaths.change[f]
+                        if c == FootpathCosts.beyond { break }
                         if c >= 0 { relax(Int(tt.footTarget[f]), a + Int64(c), round: k, from: s32, foot: Int32(f), bestTarget: nextBound) }
                     }
                 } else {
-                    for i in Int(tt.footInOffsets[s])..<Int(tt.footInOffsets[s + 1]) {
-                        let f = Int(tt.footIn[i])
-                        let c = cachedFootChange(f)
-                        if c == Search.footBeyond { break }
-                        if c >= 0 { relax(Int(tt.footSource[f]), a + Int64(c), round: k, from: s32, foot: Int32(f), bestTarget: nextBound) }
+                    for i in Int(footpaths.inOffsets[s])..<Int(footpaths.inOffsets[s + 1]) {
+                        relax(Int(footpaths.inSource[i]), a + Int64(footpaths.inChange[i]), round: k, from: s32,
+                              foot: footpaths.inFoot[i], bestTarget: nextBound)
                     }
                 }
             }
@@ -568,7 +528,7 @@ struct Search {
                 let c = changes[i]
                 // Forward: (from = alighting stop, to = boarding stop); backward: reversed.
                 let (from, to) = forward ? (c.from, c.to) : (c.to, c.from)
-                let change = c.foot < 0 ? sameStopChange(Int(from))! : footChange(Int(c.foot))!
+                let change = c.foot < 0 ? sameStopChange(Int(from))! : Int64(footpaths.change[Int(c.foot)])
                 let meters = c.foot < 0 ? 0 : p.walkMeters(beeline: tt.footBeeline[Int(c.foot)])
                 legs.append(.transfer(from: from, to: to, departure: arrival, ready: arrival + change, meters: meters))
             }
@@ -586,10 +546,12 @@ extension RaptorRouter {
     /// search: a label that cannot beat the destination's best even at this bound is
     /// dropped. Dijkstra backwards from the egress stops over each route's shortest ride
     /// between consecutive stops (any trip, running on the request's days) and the
-    /// footpaths' walks; waits, slack and the timetable's hours are left out, so the bound
-    /// never exceeds a real journey's time.
+    /// footpaths' change times (a footpath is walked only between two rides, so its slack
+    /// is always paid); waits, same-stop changes and the timetable's hours are left out, so
+    /// the bound never exceeds a real journey's time, from a stop reached by a ride (a
+    /// change or the egress walk next) as from one ready to board.
     func lowerBounds(_ request: RaptorRequest) -> [Int64] {
-        let tt = timetable, p = request.parameters
+        let tt = timetable, footpaths = request.footpaths
         var bound = [Int64](repeating: Search.infinity, count: tt.stopCount)
         var heap = MinHeap()
         for w in request.egress where w.seconds < bound[Int(w.stop)] {
@@ -604,12 +566,8 @@ extension RaptorRouter {
                 let y = Int(running.predecessor[i]), v = d + Int64(running.predecessorSeconds[i])
                 if v < bound[y] { bound[y] = v; heap.push(v, Int32(y)) }
             }
-            for i in Int(tt.footInOffsets[x])..<Int(tt.footInOffsets[x + 1]) {
-                let f = Int(tt.footIn[i])
-                let rule = tt.footRule[f]
-                if rule == TransferRule.none.rawValue && p.walkMeters(beeline: tt.footBeeline[f]) > p.maxTransferWalk { break }
-                if rule == TransferRule.forbidden.rawValue { continue }
-                let y = Int(tt.footSource[f]), v = d + p.walkSeconds(beeline: tt.footBeeline[f])
+            for i in Int(footpaths.inOffsets[x])..<Int(footpaths.inOffsets[x + 1]) {
+                let y = Int(footpaths.inSource[i]), v = d + Int64(footpaths.inChange[i])
                 if v < bound[y] { bound[y] = v; heap.push(v, Int32(y)) }
             }
         }
@@ -617,35 +575,44 @@ extension RaptorRouter {
     }
 }
 
-/// A binary min-heap of (value, stop), for `lowerBounds`.
+/// A binary min-heap of (value, stop), for `lowerBounds`: each entry packed into one
+/// UInt64 (value in the high 32 bits), so that a comparison is one integer compare and a
+/// move one word.
 struct MinHeap {
-    private var items: [(Int64, Int32)] = []
+    private var items: [UInt64] = []
 
     mutating func push(_ value: Int64, _ stop: Int32) {
-        items.append((value, stop))
-        var i = items.count - 1
-        while i > 0 {
-            let parent = (i - 1) / 2
-            if items[parent].0 <= items[i].0 { break }
-            items.swapAt(parent, i); i = parent
+        precondition(value >= 0 && value < 1 << 32 && stop >= 0)
+        let x = UInt64(value) << 32 | UInt64(UInt32(stop))
+        var i = items.count
+        items.append(x)
+        items.withUnsafeMutableBufferPointer { h in
+            while i > 0 {
+                let parent = (i - 1) / 2
+                if h[parent] <= x { break }
+                h[i] = h[parent]; i = parent
+            }
+            h[i] = x
         }
     }
 
     mutating func pop() -> (Int64, Int32)? {
         guard let top = items.first else { return nil }
         let last = items.removeLast()
-        if !items.isEmpty {
-            items[0] = last
+        items.withUnsafeMutableBufferPointer { h in
+            let count = h.count
+            guard count > 0 else { return }
+            // Sift the last item down from the root.
             var i = 0
             while true {
-                let l = 2 * i + 1, r = l + 1
-                var m = i
-                if l < items.count && items[l].0 < items[m].0 { m = l }
-                if r < items.count && items[r].0 < items[m].0 { m = r }
-                if m == i { break }
-                items.swapAt(m, i); i = m
+                let l = 2 * i + 1
+                if l >= count { break }
+                let m = l + 1 < count && h[l + 1] < h[l] ? l + 1 : l
+                if h[m] >= last { break }
+                h[i] = h[m]; i = m
             }
+            h[i] = last
         }
-        return top
+        return (Int64(top >> 32), Int32(truncatingIfNeeded: top & 0xFFFF_FFFF))
     }
 }

@@ -184,11 +184,15 @@ public final class Timetable: Sendable {
         self.stopGrids = stopGrids; self.snapshot = snapshot; self.shapes = shapes; self.warnings = warnings
     }
 
-    private let dayRoutesCache = DayRoutesCache()
+    /// Tables derived from this timetable that many requests share (per set of days, per
+    /// walking parameters), kept with it so that they live and die with it.
+    public let shared = SharedTables()
 
     /// The routes running on `days` (at most 8), by stop; made once for the last few sets
     /// of days asked for.
-    public func dayRoutes(_ days: [Int]) -> DayRoutes { dayRoutesCache.get(self, days: days) }
+    public func dayRoutes(_ days: [Int]) -> DayRoutes {
+        shared.get(DayRoutesKey(days: days)) { DayRoutes(timetable: self, days: days) }
+    }
 
     /// Whether service `s` runs on day `day` (days since `firstDay`).
     @inlinable
@@ -372,18 +376,37 @@ public final class DayRoutes: Sendable {
     }
 }
 
-/// The last few `DayRoutes` made, shared by all searches on one timetable (queries of one
-/// day reuse them; a handful of days at once is the common case of a live service).
-final class DayRoutesCache: Sendable {
-    private let entries = Mutex<[DayRoutes]>([])
-    static let capacity = 4
+private struct DayRoutesKey: Hashable, Sendable { let days: [Int] }
 
-    func get(_ tt: Timetable, days: [Int]) -> DayRoutes {
-        if let hit = entries.withLock({ list in list.first { $0.days == days } }) { return hit }
-        let made = DayRoutes(timetable: tt, days: days)
+/// The last few tables made from one timetable for keys that many requests share (the
+/// routes running on a set of days, the footpaths' change times under a set of walking
+/// parameters): queries of one day with the default parameters, the common case of a live
+/// service, make them once. Keys and values are the callers' own types; nothing of a
+/// request but such keys is kept.
+public final class SharedTables: Sendable {
+    /// (The key is made only from `Hashable & Sendable` keys; AnyHashable itself is not
+    /// marked Sendable.)
+    private struct Entry: @unchecked Sendable { let key: AnyHashable, value: any Sendable }
+    private let entries = Mutex<[Entry]>([])
+    /// Entries kept, of all kinds together (the least recently used goes first).
+    public static let capacity = 8
+
+    public init() {}
+
+    /// The value for `key`, made by `make` when it is not kept (outside the lock: two
+    /// callers may both make it; one is kept).
+    public func get<Key: Hashable & Sendable, Value: Sendable>(_ key: Key, make: () -> Value) -> Value {
+        let k = AnyHashable(key)
+        let hit: Value? = entries.withLock { list in
+            guard let i = list.firstIndex(where: { $0.key == k }), let v = list[i].value as? Value else { return nil }
+            if i > 0 { list.insert(list.remove(at: i), at: 0) }
+            return v
+        }
+        if let hit { return hit }
+        let made = make()
         entries.withLock { list in
-            if !list.contains(where: { $0.days == days }) {
-                list.insert(made, at: 0)
+            if !list.contains(where: { $0.key == k }) {
+                list.insert(Entry(key: k, value: made), at: 0)
                 if list.count > Self.capacity { list.removeLast() }
             }
         }

@@ -37,4 +37,32 @@ import Testing
         let theirs = try JSONSerialization.jsonObject(with: JSONSerialization.data(withJSONObject: value)) as? NSDictionary
         #expect(ours == theirs)
     }
+
+    @Test("JSONWriter writes the text JSONText writes for the same values (commas, nesting, escapes, numbers)")
+    func writerSameAsText() {
+        let text = "quote \" backslash \\ slash / newline \n tab \t bell \u{07} é 日本"
+        let value: [String: Any] = [
+            "a": [1, 2.5, -0.25, 1e-7, 37.792874, -122.39702, 2.0, 1e20] as [Any],
+            "coords": [[-122.4, 37.8], [-122.41, 37.81]],
+            "empty": [Any](), "ints": [Int64(9_007_199_254_740_993), Int64(-3)],
+            "m": ["f": false, "null": NSNull(), "o": [String: Any](), "one": 1, "t": true, "zero": 0] as [String: Any],
+            "nan": Double.nan, "z": text,
+        ]
+        var w = JSONWriter()
+        w.beginObject()
+        w.key("a"); w.beginArray()
+        w.int(1); for d in [2.5, -0.25, 1e-7, 37.792874, -122.39702, 2.0, 1e20] { w.double(d) }
+        w.endArray()
+        w.key("coords"); w.beginArray(); w.pair(-122.4, 37.8); w.pair(-122.41, 37.81); w.endArray()
+        w.key("empty"); w.beginArray(); w.endArray()
+        w.key("ints"); w.beginArray(); w.int(Int64(9_007_199_254_740_993)); w.int(Int64(-3)); w.endArray()
+        w.key("m"); w.beginObject()
+        w.field("f", false); w.key("null"); w.null(); w.key("o"); w.beginObject(); w.endObject()
+        w.field("one", 1); w.field("t", true); w.field("zero", 0)
+        w.endObject()
+        w.key("nan"); w.double(.nan)
+        w.field("z", text)
+        w.endObject()
+        #expect(w.text == JSONText.encode(value))
+    }
 }
