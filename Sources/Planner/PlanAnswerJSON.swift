@@ -15,29 +15,23 @@ public enum PlanAnswerJSON {
     public static func iso(_ t: Int64, _ zone: TimeZone) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(25)
-        iso(t, zone, into: &out)
+        iso(t, offset: zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(t))), into: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
-    static func iso(_ t: Int64, _ zone: TimeZone, into out: inout [UInt8]) {
-        // One time zone lookup (Foundation's is the costly part here), not two.
-        let local = JourneyPlanner.localSeconds(t, zone)
-        let offset = Int(local - t)
+    static func iso(_ t: Int64, offset: Int, into out: inout [UInt8]) {
+        let local = t + Int64(offset)
         let date = ServiceDate(daysSinceEpoch: Int32((local - ((local % 86_400) + 86_400) % 86_400) / 86_400))
         let secs = Int(local - Int64(date.daysSinceEpoch) * 86_400)
         let (y, m, d) = date.components
-        func digits(_ v: Int, _ count: Int) {
-            var divisor = 1
-            for _ in 1..<count { divisor *= 10 }
-            while divisor > 0 { out.append(UInt8(ascii: "0") + UInt8(v / divisor % 10)); divisor /= 10 }
-        }
-        if (1000...9999).contains(y) { digits(y, 4) } else { out.append(contentsOf: String(y).utf8) }
-        out.append(UInt8(ascii: "-")); digits(m, 2); out.append(UInt8(ascii: "-")); digits(d, 2)
-        out.append(UInt8(ascii: "T")); digits(secs / 3600, 2); out.append(UInt8(ascii: ":")); digits(secs / 60 % 60, 2)
-        out.append(UInt8(ascii: ":")); digits(secs % 60, 2)
+        func two(_ v: Int) { out.append(UInt8(ascii: "0") + UInt8(v / 10)); out.append(UInt8(ascii: "0") + UInt8(v % 10)) }
+        if (1000...9999).contains(y) { two(y / 100); two(y % 100) } else { out.append(contentsOf: String(y).utf8) }
+        out.append(UInt8(ascii: "-")); two(m); out.append(UInt8(ascii: "-")); two(d)
+        out.append(UInt8(ascii: "T")); two(secs / 3600); out.append(UInt8(ascii: ":")); two(secs / 60 % 60)
+        out.append(UInt8(ascii: ":")); two(secs % 60)
         out.append(UInt8(ascii: offset < 0 ? "-" : "+"))
         let o = abs(offset)
-        digits(o / 3600, 2); out.append(UInt8(ascii: ":")); digits(o / 60 % 60, 2)
+        two(o / 3600); out.append(UInt8(ascii: ":")); two(o / 60 % 60)
     }
 
     public static func error(_ e: PlanError) -> [String: Any] {
@@ -47,8 +41,13 @@ public enum PlanAnswerJSON {
     /// The answer as JSON text; `feeds` (the API's: the feeds and versions it was planned
     /// on) when given. Written straight to text (`JSONWriter`), keys in sorted order.
     public static func answer(_ a: PlanAnswer, feeds: [(id: String, version: Int)]? = nil) -> String {
+        String(decoding: answerBytes(a, feeds: feeds), as: UTF8.self)
+    }
+
+    /// `answer` as UTF-8 bytes (what the server sends, without a String in between).
+    public static func answerBytes(_ a: PlanAnswer, feeds: [(id: String, version: Int)]? = nil) -> [UInt8] {
         let r = a.result
-        let zone = TimeZone(identifier: r.timeZone) ?? TimeZone(identifier: "UTC")!
+        let zone = ZoneOffsets(TimeZone(identifier: r.timeZone) ?? TimeZone(identifier: "UTC")!)
         let p = r.parameters
         var w = JSONWriter(capacity: 32_768)
         w.beginObject()
@@ -87,13 +86,13 @@ public enum PlanAnswerJSON {
         w.endObject()
         w.field("recommended", a.recommended)
         w.endObject()
-        return w.text
+        return w.bytes
     }
 
-    private static func time(_ t: Int64, _ zone: TimeZone, _ w: inout JSONWriter) {
+    private static func time(_ t: Int64, _ zone: ZoneOffsets, _ w: inout JSONWriter) {
         var text: [UInt8] = [UInt8(ascii: "\"")]
         text.reserveCapacity(27)
-        iso(t, zone, into: &text)
+        iso(t, offset: zone.offset(at: t), into: &text)
         text.append(UInt8(ascii: "\""))
         w.raw(text)
     }
@@ -112,7 +111,7 @@ public enum PlanAnswerJSON {
         w.beginObject(); placeFields(p, &w); w.endObject()
     }
 
-    static func itinerary(_ o: PlanOption, _ zone: TimeZone, recommended: Bool, into w: inout JSONWriter) {
+    static func itinerary(_ o: PlanOption, _ zone: ZoneOffsets, recommended: Bool, into w: inout JSONWriter) {
         let it = o.itinerary
         let s = it.summary
         w.beginObject()
@@ -144,7 +143,7 @@ public enum PlanAnswerJSON {
         w.endObject()
     }
 
-    private static func leg(_ leg: ItineraryLeg, _ zone: TimeZone, _ w: inout JSONWriter) {
+    private static func leg(_ leg: ItineraryLeg, _ zone: ZoneOffsets, _ w: inout JSONWriter) {
         let ride = leg.ride
         let change = leg.mode == .walk && leg.from.stopId != nil && leg.to.stopId != nil
         w.beginObject()
@@ -187,4 +186,24 @@ public enum PlanAnswerJSON {
 
     /// Compact JSON text of a `[String: Any]` tree, keys sorted (`JSONText`).
     public static func encode(_ object: [String: Any]) -> String { JSONText.encode(object) }
+}
+
+/// A zone's UTC offset at instants, asked of Foundation once per stretch between two of
+/// its transitions (an answer's times mostly fall in one; the lookup was most of the cost
+/// of writing a time). For one answer at a time: not shared between threads.
+final class ZoneOffsets {
+    let zone: TimeZone
+    /// [from, until) has `offset`.
+    private var from = Int64.max, until = Int64.min, offset = 0
+
+    init(_ zone: TimeZone) { self.zone = zone }
+
+    func offset(at t: Int64) -> Int {
+        if from <= t && t < until { return offset }
+        let date = Date(timeIntervalSince1970: Double(t))
+        offset = zone.secondsFromGMT(for: date)
+        from = t
+        until = zone.nextDaylightSavingTimeTransition(after: date).map { Int64($0.timeIntervalSince1970.rounded(.down)) } ?? .max
+        return offset
+    }
 }

@@ -73,7 +73,7 @@ public struct TransitAPI: Sendable {
         query.deadline = deadline
         do {
             let answer = try s.planner.answer(query, numItineraries: n)
-            return Self.response(200, PlanAnswerJSON.answer(answer, feeds: s.feeds.map { ($0.id, $0.version) }),
+            return Self.response(200, ByteBuffer(bytes: PlanAnswerJSON.answerBytes(answer, feeds: s.feeds.map { ($0.id, $0.version) })),
                                  contentType: "application/json")
         } catch {
             throw APIError.from(error)
@@ -227,10 +227,14 @@ public struct TransitAPI: Sendable {
     }
 
     static func response(_ status: Int, _ text: String, contentType: String) -> Response {
+        response(status, ByteBuffer(string: text), contentType: contentType)
+    }
+
+    static func response(_ status: Int, _ body: ByteBuffer, contentType: String) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = contentType
         headers[.cacheControl] = "no-store"
-        return Response(status: .init(code: status), headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+        return Response(status: .init(code: status), headers: headers, body: .init(byteBuffer: body))
     }
 }
 

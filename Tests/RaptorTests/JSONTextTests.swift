@@ -1,5 +1,5 @@
 import Foundation
-import Planner
+@testable import Planner
 import Testing
 
 /// `JSONText` against Foundation's JSONSerialization: the same values back, keys sorted,
@@ -64,5 +64,27 @@ import Testing
         w.field("z", text)
         w.endObject()
         #expect(w.text == JSONText.encode(value))
+    }
+
+    @Test("ISO times with offsets remembered between transitions = asking the zone every time, across DST changes")
+    func zoneOffsetsAcrossTransitions() {
+        // Zones with DST (one with a half-hour shift), one that dropped it, one at +5:45;
+        // every 7 minutes over a year (transitions inside), ascending, then descending.
+        for id in ["Europe/Warsaw", "America/New_York", "Australia/Lord_Howe", "America/Sao_Paulo", "Asia/Kathmandu"] {
+            let zone = TimeZone(identifier: id)!
+            let start: Int64 = 1_546_300_800  // 2019-01-01T00:00Z
+            let times = Array(stride(from: start, to: start + 366 * 86_400, by: 420))
+            for order in [times, times.reversed()] {
+                let offsets = ZoneOffsets(zone)
+                var wrong = 0
+                for t in order {
+                    var ours: [UInt8] = []
+                    PlanAnswerJSON.iso(t, offset: offsets.offset(at: t), into: &ours)
+                    if String(decoding: ours, as: UTF8.self) != PlanAnswerJSON.iso(t, zone) { wrong += 1 }
+                }
+                #expect(wrong == 0, "\(id): \(wrong) of \(order.count) times differ")
+            }
+        }
+        #expect(PlanAnswerJSON.iso(1_528_212_840, TimeZone(identifier: "America/Los_Angeles")!) == "2018-06-05T08:34:00-07:00")
     }
 }
