@@ -20,34 +20,22 @@ public struct JSONWriter {
 
     public var text: String { String(decoding: bytes, as: UTF8.self) }
 
-    public mutating func beginObject() {
+    public mutating func beginObject() { open(UInt8(ascii: "{")) }
+    public mutating func endObject() { close(UInt8(ascii: "}")) }
+    public mutating func beginArray() { open(UInt8(ascii: "[")) }
+    public mutating func endArray() { close(UInt8(ascii: "]")) }
+
+    private mutating func open(_ bracket: UInt8) {
         separate()
-        bytes.append(UInt8(ascii: "{"))
+        bytes.append(bracket)
         comma = false
         #if DEBUG
         lastKeys.append(nil)
         #endif
     }
 
-    public mutating func endObject() {
-        bytes.append(UInt8(ascii: "}"))
-        comma = true
-        #if DEBUG
-        lastKeys.removeLast()
-        #endif
-    }
-
-    public mutating func beginArray() {
-        separate()
-        bytes.append(UInt8(ascii: "["))
-        comma = false
-        #if DEBUG
-        lastKeys.append(nil)
-        #endif
-    }
-
-    public mutating func endArray() {
-        bytes.append(UInt8(ascii: "]"))
+    private mutating func close(_ bracket: UInt8) {
+        bytes.append(bracket)
         comma = true
         #if DEBUG
         lastKeys.removeLast()
