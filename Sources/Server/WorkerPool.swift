@@ -16,11 +16,9 @@ final class WorkerPool: Sendable {
     /// Jobs waiting; the threads live as long as the process (one pool per server).
     private let jobs = Mutex(Deque<@Sendable () -> Void>())
     private let ready = DispatchSemaphore(value: 0)
-    let threads: Int
 
     init(threads: Int, name: String) {
-        self.threads = max(1, threads)
-        for i in 0..<self.threads {
+        for i in 0..<max(1, threads) {
             let thread = Thread { [self] in self.work() }
             thread.name = "\(name)-\(i)"
             thread.start()

@@ -170,7 +170,8 @@ public final class Timetable: Sendable {
         var inList = [Int32](repeating: 0, count: footTarget.count)
         var fill = inOffsets
         for f in 0..<footTarget.count { let b = Int(footTarget[f]); inList[Int(fill[b])] = Int32(f); fill[b] += 1 }
-        // Like the outgoing ones: with a rule first, then by length (searches stop early).
+        // Like the outgoing ones: with a rule first, then by length (the order in which
+        // backward searches relax them, through `FootpathCosts`).
         for b in 0..<stopCount {
             inList[Int(inOffsets[b])..<Int(inOffsets[b + 1])].sort { x, y in
                 let rx = footRule[Int(x)] == TransferRule.none.rawValue ? 1 : 0, ry = footRule[Int(y)] == TransferRule.none.rawValue ? 1 : 0
@@ -312,13 +313,12 @@ public final class StopGrid: @unchecked Sendable {
 }
 
 /// The routes that run on a set of days, by stop: `stopRouteRoute`/`stopRoutePosition`
-/// narrowed to them, with bit i of `routeDays[r]` set when route r runs on `days[i]`.
+/// narrowed to them, with bit i of `routeDays[r]` set when route r runs on the i-th day.
 ///
 /// A feed's routes are split by service as well as by pattern (Bydgoszcz: 57 lines, 1,959
 /// routes), and most of them run on none of a query's three days; a search that walked
 /// every stop's full list spent a third of its time skipping them.
 public final class DayRoutes: Sendable {
-    public let days: [Int]
     public let routeDays: [UInt8]
     public let stopOffsets: [Int32]
     public let route: [Int32]
@@ -333,7 +333,6 @@ public final class DayRoutes: Sendable {
 
     init(timetable tt: Timetable, days: [Int]) {
         precondition(days.count <= 8, "at most 8 days")
-        self.days = days
         var mask = [UInt8](repeating: 0, count: tt.routeCount)
         for r in 0..<tt.routeCount {
             for (i, day) in days.enumerated() where tt.serviceRuns(tt.routeService[r], day: day) { mask[r] |= 1 << UInt8(i) }

@@ -33,7 +33,7 @@ import TransitTesting
                                 trips: tt.tripSource.map { tripOK[Int($0)] }, stops: stopOK)
         let reference = ReferenceRouter(snapshot: snapshot.restricted(trip: { routeOK[Int(snapshot.trips[$0].route)] && tripOK[$0] },
                                                                       stop: { stopOK[$0] }))
-        let stops = (0..<tt.stopCount).filter { tt.stopBoardable[$0] && tt.stopRouteOffsets[$0 + 1] > tt.stopRouteOffsets[$0] }
+        let stops = ReferenceComparisonTests.servedStops(tt)
         let zone = TimeZone(identifier: snapshot.agencies[0].timezone)!
         var differences: [String] = [], answered = 0
         let queries = max(20, ReferenceComparisonTests.queriesPerFeed / 3)
@@ -70,7 +70,7 @@ import TransitTesting
         let planner = JourneyPlanner(timetable: try TimetableBuilder.build(snapshot))
         let tt = planner.timetable
         var rng = SeededRandom(seed: 5)
-        let stops = (0..<tt.stopCount).filter { tt.stopBoardable[$0] && tt.stopRouteOffsets[$0 + 1] > tt.stopRouteOffsets[$0] }
+        let stops = ReferenceComparisonTests.servedStops(tt)
         var seen = Set<LegMode>()
         for modes in [try ModeFilter.parse("TRAM"), try ModeFilter.parse("-TRAM"), try ModeFilter.parse("bus,tram")] {
             var rides = 0

@@ -18,6 +18,14 @@ import TransitTesting
         ("caltrain.zip", (2009, 3, 3)),
     ]
 
+    /// One of `feeds`: its query date, snapshot, planner and served stops.
+    static func feed(_ file: String) throws -> (date: (Int, Int, Int), snapshot: FeedSnapshot, planner: JourneyPlanner, stops: [Int]) {
+        let date = feeds.first { $0.0 == file }!.1
+        let (snapshot, _) = try SnapshotSink.load(path: ReferenceComparisonTests.feedPath(file), feedId: String(file.dropLast(4)))
+        let planner = JourneyPlanner(timetable: try TimetableBuilder.build(snapshot))
+        return (date, snapshot, planner, ReferenceComparisonTests.servedStops(planner.timetable))
+    }
+
     /// A random stop or a point up to 700 m from one.
     static func randomPlace(_ stops: [Int], _ snapshot: FeedSnapshot, _ tt: Timetable, _ rng: inout SeededRandom) -> Place {
         let s = stops[Int.random(in: 0..<stops.count, using: &rng)]
@@ -29,11 +37,8 @@ import TransitTesting
 
     @Test("steps and map agree, leg by leg; alternatives are ordered, distinct and labelled", arguments: feeds.map(\.0))
     func stepsAndMapAgree(_ file: String) throws {
-        let date = Self.feeds.first { $0.0 == file }!.1
-        let (snapshot, _) = try SnapshotSink.load(path: ReferenceComparisonTests.feedPath(file), feedId: String(file.dropLast(4)))
-        let planner = JourneyPlanner(timetable: try TimetableBuilder.build(snapshot))
+        let (date, snapshot, planner, stops) = try Self.feed(file)
         let tt = planner.timetable
-        let stops = (0..<tt.stopCount).filter { tt.stopBoardable[$0] && tt.stopRouteOffsets[$0 + 1] > tt.stopRouteOffsets[$0] }
         var rng = SeededRandom(seed: 4242)
         var checked = 0, rideLegs = 0, shapedLegs = 0
         for q in 0..<60 {
@@ -172,11 +177,8 @@ import TransitTesting
     /// same departures, arrivals and rides, and the answer's options are drawn from them.
     @Test("one search for the answer = the model's search + the range search", arguments: feeds.map(\.0))
     func answerFromOneSearch(_ file: String) throws {
-        let date = Self.feeds.first { $0.0 == file }!.1
-        let (snapshot, _) = try SnapshotSink.load(path: ReferenceComparisonTests.feedPath(file), feedId: String(file.dropLast(4)))
-        let planner = JourneyPlanner(timetable: try TimetableBuilder.build(snapshot))
+        let (date, snapshot, planner, stops) = try Self.feed(file)
         let tt = planner.timetable
-        let stops = (0..<tt.stopCount).filter { tt.stopBoardable[$0] && tt.stopRouteOffsets[$0 + 1] > tt.stopRouteOffsets[$0] }
         var rng = SeededRandom(seed: 20_261_121)
         var compared = 0, withAlternatives = 0
         func key(_ j: Journey) -> String { "\(j.departure)-\(j.arrival)/\(j.rides)" }

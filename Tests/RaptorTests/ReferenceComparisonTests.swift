@@ -70,6 +70,11 @@ import TransitTesting
         return shared.appendingPathComponent("gtfs").appendingPathComponent(file).path
     }
 
+    /// The stops where a ride can start or end: boardable, served by a route.
+    static func servedStops(_ tt: Timetable) -> [Int] {
+        (0..<tt.stopCount).filter { tt.stopBoardable[$0] && tt.stopRouteOffsets[$0 + 1] > tt.stopRouteOffsets[$0] }
+    }
+
     @Test("router = reference on random queries", arguments: cases)
     func compare(_ c: Case) throws {
         let (snapshot, _) = try SnapshotSink.load(path: Self.feedPath(c.file), feedId: String(c.file.dropLast(4)))
@@ -85,7 +90,7 @@ import TransitTesting
         }
         let reference = ReferenceRouter(snapshot: snapshot, parameters: referenceParameters)
         var rng = SeededRandom(seed: 20_261_121 &+ UInt64(c.file.utf8.count))
-        let stops = (0..<tt.stopCount).filter { tt.stopBoardable[$0] && tt.stopRouteOffsets[$0 + 1] > tt.stopRouteOffsets[$0] }
+        let stops = Self.servedStops(tt)
         try #require(!stops.isEmpty)
         let zone = TimeZone(identifier: snapshot.agencies[0].timezone)!
         let (y, m, d) = c.date
@@ -149,7 +154,7 @@ import TransitTesting
         let planner = JourneyPlanner(timetable: tt)
         let reference = ReferenceRouter(snapshot: snapshot)
         var rng = SeededRandom(seed: 20_261_122 &+ UInt64(file.utf8.count))
-        let stops = (0..<tt.stopCount).filter { tt.stopBoardable[$0] && tt.stopRouteOffsets[$0 + 1] > tt.stopRouteOffsets[$0] }
+        let stops = Self.servedStops(tt)
         let zone = TimeZone(identifier: snapshot.agencies[0].timezone)!
         let window: Int64 = 3600
         var differences: [String] = [], found = 0, sweeps = 0
