@@ -1,5 +1,6 @@
 import DequeModule
 import Foundation
+import NIOPosix
 import Synchronization
 
 /// A fixed set of threads that run jobs strictly in the order they came, for the work
@@ -33,9 +34,20 @@ final class WorkerPool: Sendable {
     }
 
     /// Runs `body` on a worker once the jobs before it have started; its result or error.
+    ///
+    /// Called on one of NIO's event loops (as every request is when `transit serve` has made
+    /// them Swift's global executor), the result is handed back on that loop: the request's
+    /// task resumes on the thread of its connection and writes the answer there, one thread
+    /// switch back instead of one to any loop and another to the connection's.
     func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
-            jobs.withLock { $0.append { continuation.resume(with: Result { try body() }) } }
+        let home = MultiThreadedEventLoopGroup.currentEventLoop
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, Error>) in
+            jobs.withLock {
+                $0.append {
+                    let result = Result { try body() }
+                    if let home { home.execute { continuation.resume(with: result) } } else { continuation.resume(with: result) }
+                }
+            }
             ready.signal()
         }
     }

@@ -3,7 +3,6 @@ import Foundation
 import GTFS
 import TransitStore
 
-@main
 struct Transit: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "transit",
