@@ -66,4 +66,7 @@ section "plan $DEMO_FROM to $DEMO_TO at $DEMO_AT"
 "$transit" plan "$DEMO_FROM" "$DEMO_TO" --at "$DEMO_AT"
 
 section "street corner to street corner (downtown Oakland to the Mission), arriving by 09:30"
-"$transit" plan 37.8044,-122.2712 37.7700,-122.4180 --at 2018-06-05T09:30:00 --arrive-by
+"$transit" plan 37.8044,-122.2712 37.7700,-122.4180 --arrive-by 2018-06-05T09:30:00
+
+section "by name, as a person types it (a typo, no date: the feed's dates are used), with its map"
+"$transit" plan "downtown berkley" "Dublin/Pleasanton" --at "tuesday 10:00" --map "${TMPDIR:-/tmp}/transit-demo-trip.svg"

@@ -19,9 +19,16 @@ public struct ItineraryMap: Sendable, Equatable {
         /// `#RRGGBB`: the route's colour for rides, grey for walks; green and red pins for
         /// the start and the destination.
         public var color: String
+
+        public init(geometry: Geometry, legIndex: Int, role: String, mode: LegMode, color: String) {
+            self.geometry = geometry; self.legIndex = legIndex; self.role = role; self.mode = mode; self.color = color
+        }
     }
 
     public var features: [Feature]
+
+    /// A map read back from its GeoJSON (`AnswerDocument`).
+    public init(features: [Feature]) { self.features = features }
 
     public static let startColor = "#2E7D32"
     public static let destinationColor = "#C62828"

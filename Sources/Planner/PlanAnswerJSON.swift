@@ -34,8 +34,16 @@ public enum PlanAnswerJSON {
         two(o / 3600); out.append(UInt8(ascii: ":")); two(o / 60 % 60)
     }
 
+    /// A batch line's answer when there is no plan: the error, and no itineraries.
     public static func error(_ e: PlanError) -> [String: Any] {
-        ["itineraries": [Any](), "error": ["code": e.code, "message": e.message, "details": e.details.mapValues(\.json)]]
+        var o = apiError(e)
+        o["itineraries"] = [Any]()
+        return o
+    }
+
+    /// The error as the API answers it: `{"error": {"code", "message", "details"}}`.
+    public static func apiError(_ e: PlanError) -> [String: Any] {
+        ["error": ["code": e.code, "message": e.message, "details": e.details.mapValues(\.json)] as [String: Any]]
     }
 
     /// The answer as JSON text; `feeds` (the API's: the feeds and versions it was planned

@@ -1,33 +1,31 @@
 import Foundation
+import TransitModel
 
-/// A plan answer as plain text for a terminal: the alternatives side by side (leave,
-/// arrive, time, rides, walk, modes, what sets each apart), then the steps of the
-/// routing model's first itinerary (the instruction sentences of the same legs the map
-/// is drawn from), then a summary line and any notices.
+/// A plan answer as text for a terminal, read from the API's answer (`AnswerDocument`):
+/// the alternatives side by side (leave, arrive, time, changes, walk, modes, what sets
+/// each apart), then the numbered steps of one of them (the API's instruction sentences,
+/// word for word, in the order of its legs and of its map), a summary line and any
+/// notices.
+///
+/// With `colour`, each ride's route name in its sentence is shown as a badge in the
+/// route's colours (ANSI 24-bit); the words are the same either way, so nothing is said
+/// by colour alone and a screen reader reads the same facts.
 public enum PlanAnswerText {
-    public static func render(_ a: PlanAnswer, _ query: PlanQuery) -> String {
-        let zone = TimeZone(identifier: a.result.timeZone) ?? TimeZone(identifier: "UTC")!
-        func clock(_ t: Int64) -> String { ItineraryText.clock(t, zone) }
-        let first = a.options[a.recommended].itinerary
-        func name(_ place: Place, from: Bool) -> String {
-            if case .stop = place {
-                let p = from ? first.legs.first!.from : first.legs.last!.to
-                if p.stopId != nil { return p.name }
-            }
-            return place.description
-        }
+    public static func render(_ doc: AnswerDocument, from: String, to: String, option: Int? = nil,
+                              colour: Bool = false) -> String {
         var out = ""
         func line(_ s: String = "") { out += s + "\n" }
-        let date = String(PlanAnswerJSON.iso(a.result.time, zone).prefix(10))
-        line("\(name(query.from, from: true)) → \(name(query.to, from: false)), "
-             + "\(a.arriveBy ? "arrive by" : "leave at") \(clock(a.result.time)) on \(date) (\(a.result.timeZone))")
+        let chosen = option ?? doc.recommended
+        let q = doc.query
+        line("\(from) → \(to), \(q.arriveBy ? "arrive by" : "leave at") \(clock(q.time)) on \(day(q.time)) (\(q.timeZone))")
         line()
-        var rows = [["#", "Leave", "Arrive", "Time", "Rides", "Walk", "Modes", ""]]
-        for (i, o) in a.options.enumerated() {
-            let s = o.itinerary.summary
+        var rows = [["#", "Leave", "Arrive", "Time", "Changes", "Walk", "Modes", ""]]
+        for (i, it) in doc.itineraries.enumerated() {
+            let s = it.summary
             rows.append(["\(i + 1)", clock(s.departure), clock(s.arrival), ItineraryText.duration(s.durationSeconds),
-                         "\(s.rides)", ItineraryText.distance(s.walkMeters),
-                         s.modes.isEmpty ? "walk" : s.modes.map(\.noun).joined(separator: ", "), o.labels.joined(separator: ", ")])
+                         s.rides == 0 ? "–" : "\(s.changes)", ItineraryText.distance(s.walkMeters),
+                         s.modes.isEmpty ? "walk" : s.modes.map(noun).joined(separator: ", "),
+                         it.labels.map(words).joined(separator: ", ")])
         }
         let widths = (0..<rows[0].count).map { c in rows.map { $0[c].count }.max()! }
         for row in rows {
@@ -38,16 +36,74 @@ public enum PlanAnswerText {
             line(text)
         }
         line()
-        line("Steps of option \(a.recommended + 1) (\(a.arriveBy ? "latest departure" : "earliest arrival")):")
-        for leg in first.legs { line("  \(clock(leg.departure))  \(leg.instruction)") }
-        line("  \(clock(first.summary.arrival))  Arrive")
-        line(summary(first.summary))
-        for n in a.notices { line("Note: \(n.message)") }
+        let it = doc.itineraries[chosen]
+        line("Steps of option \(chosen + 1)" + (chosen == doc.recommended ? " (\(q.arriveBy ? "latest departure" : "earliest arrival"))" : "") + ":")
+        let numberWidth = String(it.legs.count + 1).count
+        for (i, leg) in it.legs.enumerated() {
+            let n = String(i + 1).padding(toLength: numberWidth, withPad: " ", startingAt: 0)
+            line("  \(n). \(clock(leg.departure))  \(colour ? badge(leg) : leg.instruction)")
+        }
+        line("  \(String(it.legs.count + 1).padding(toLength: numberWidth, withPad: " ", startingAt: 0)). \(clock(it.summary.arrival))  Arrive")
+        line(summary(it.summary))
+        for n in doc.notices { line("Note: \(n.message)") }
         return out
     }
 
-    /// "44 min · 1 ride, no change · walk 100 m (2 min) · wait 0 min · metro"
-    public static func summary(_ s: ItinerarySummary) -> String {
+    /// The steps as printed, without numbers, times or colour: the API's instructions
+    /// (what the tests compare with the legs).
+    public static func steps(_ doc: AnswerDocument, option: Int) -> [String] { doc.itineraries[option].legs.map(\.instruction) }
+
+    /// "08:30" of an ISO 8601 local time with offset ("2020-05-04T08:30:00+02:00").
+    public static func clock(_ iso: String) -> String { String(iso.dropFirst(11).prefix(5)) }
+
+    /// "Monday 2020-05-04".
+    public static func day(_ iso: String) -> String {
+        let date = String(iso.prefix(10))
+        let p = date.split(separator: "-").compactMap { Int($0) }
+        guard p.count == 3, let d = ServiceDate(year: p[0], month: p[1], day: p[2]) else { return date }
+        return "\(weekdays[d.weekday]) \(date)"
+    }
+
+    /// By `ServiceDate.weekday` (0 is Monday).
+    public static let weekdays = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+
+    /// What sets an option apart, in words.
+    public static func words(_ label: String) -> String {
+        switch label {
+        case "walk-only": return "on foot"
+        case "earliest-arrival": return "arrives first"
+        case "latest-departure": return "leaves last"
+        case "fastest": return "fastest"
+        case "fewest-changes": return "fewest changes"
+        case "least-walking": return "least walking"
+        case "earliest-departure": return "leaves first"
+        case "later-departure": return "later"
+        case "earlier-arrival": return "earlier"
+        default: return label.replacingOccurrences(of: "-", with: " ")
+        }
+    }
+
+    static func noun(_ mode: String) -> String { LegMode(rawValue: mode)?.noun ?? mode.lowercased() }
+
+    /// The instruction with the route's name in its colours (when the route has some).
+    static func badge(_ leg: AnswerDocument.Leg) -> String {
+        guard let route = leg.route, !route.isEmpty, let bg = rgb(leg.routeColor) else { return leg.instruction }
+        let fg = rgb(leg.routeTextColor) ?? (luminance(bg) > 0.5 ? (0, 0, 0) : (255, 255, 255))
+        let needle = " \(route) "
+        guard let r = leg.instruction.range(of: needle) else { return leg.instruction }
+        let painted = " \u{1B}[1;38;2;\(fg.0);\(fg.1);\(fg.2);48;2;\(bg.0);\(bg.1);\(bg.2)m \(route) \u{1B}[0m "
+        return leg.instruction.replacingCharacters(in: r, with: painted)
+    }
+
+    static func rgb(_ hex: String?) -> (Int, Int, Int)? {
+        guard let hex, hex.count == 6, let v = Int(hex, radix: 16) else { return nil }
+        return (v >> 16, (v >> 8) & 255, v & 255)
+    }
+
+    static func luminance(_ c: (Int, Int, Int)) -> Double { (0.299 * Double(c.0) + 0.587 * Double(c.1) + 0.114 * Double(c.2)) / 255 }
+
+    /// "44 min · 1 ride, no change · walk 100 m (2 min) · waiting 0 min · metro"
+    public static func summary(_ s: AnswerDocument.Summary) -> String {
         var parts = [ItineraryText.duration(s.durationSeconds)]
         if s.rides > 0 {
             parts.append("\(s.rides) ride\(s.rides == 1 ? "" : "s"), "
@@ -55,7 +111,7 @@ public enum PlanAnswerText {
         }
         parts.append(s.walkMeters < 1 ? "no walking" : "walk \(ItineraryText.distance(s.walkMeters)) (\(ItineraryText.minutes(s.walkSeconds)))")
         if s.rides > 1 { parts.append("waiting \(ItineraryText.minutes(s.waitingSeconds))") }
-        parts.append(s.modes.isEmpty ? "on foot" : s.modes.map(\.noun).joined(separator: ", "))
+        parts.append(s.modes.isEmpty ? "on foot" : s.modes.map(noun).joined(separator: ", "))
         return "  " + parts.joined(separator: " · ")
     }
 }

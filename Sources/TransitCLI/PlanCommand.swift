@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GTFS
+import Coverage
 import Geo
 import Planner
 import Raptor
@@ -88,61 +89,165 @@ struct PlanCommand: ParsableCommand {
         commandName: "plan",
         abstract: "Plan a trip: alternatives to compare, and the steps to follow.",
         discussion: """
-            Places are `lat,lon`, `stop:ID` or `stop:FEED:ID`. Times are ISO 8601: \
-            2020-04-20T08:30:00 is local time where the trip starts; add Z or +02:00 for an \
-            instant; without --at, now. Prints the alternatives (the best at that time and \
-            the next departures within --window), then the steps of the earliest arrival. \
-            With --batch, reads one JSON query per line and prints one JSON answer per line, \
-            in order: {"from", "to", "time", "arriveBy", "window", "numItineraries", "modes", \
-            "wheelchair", and any model parameter by name}.
+            Places are stop names (forgiving case, accents and small typos; when a name \
+            fits several places, a terminal offers a numbered list, otherwise the error \
+            lists them), `lat,lon`, `stop:ID` or `stop:FEED:ID`. Times: 8:30, 5:45pm, \
+            "tomorrow 17:45", "monday 9:00", now, or ISO 8601 (2020-04-20T08:30; add Z or \
+            +02:00 for an instant). A time without a date is on the timetable's dates: when \
+            today is outside them, the same weekday at their nearest end (the answer says \
+            so). Prints the alternatives, then the numbered steps of one (--option N). \
+            Without places: the recent trips to pick from; --again repeats the last one now. \
+            With --server URL, asks a running `transit serve` instead of the database: the \
+            same output. With --batch, reads one JSON query per line and prints one JSON \
+            answer per line, in order: {"from", "to", "time", "arriveBy", "window", \
+            "numItineraries", "modes", "wheelchair", and any model parameter by name}.
             """
     )
 
-    @Argument(help: "From: lat,lon or stop:ID.") var from: String?
-    @Argument(help: "To: lat,lon or stop:ID.") var to: String?
-    @Option(name: .customLong("at"), help: "When (ISO 8601); departure time, or arrival with --arrive-by (default: now).") var at: String?
-    @Flag(name: .customLong("arrive-by"), help: "Arrive by --at instead of leaving at it.") var arriveBy = false
-    @Option(help: "Also offer departures this many minutes after --at (arrive-by: arrivals before it); 0 for none (default 60).")
+    @Argument(help: "From: a stop name, lat,lon or stop:ID.") var from: String?
+    @Argument(help: "To: a stop name, lat,lon or stop:ID.") var to: String?
+    @Option(name: .customLong("at"), help: ArgumentHelp("Leave at this time (default: now).", valueName: "time")) var at: String?
+    @Option(name: .customLong("arrive-by"), help: ArgumentHelp("Arrive by this time instead.", valueName: "time")) var arriveBy: String?
+    @Option(help: "Also offer departures this many minutes after the time (arrive-by: arrivals before it); 0 for none (default 60).")
     var window: Int?
     @Option(name: .customLong("num"), help: "At most this many itineraries (1 to 20, default 5).") var numItineraries = JourneyPlanner.defaultItineraries
     @Option(help: "Only these transit modes (e.g. TRAM,SUBWAY), or all but these (--modes=-BUS).") var modes: String?
     @Flag(help: "Only stops and trips marked wheelchair accessible.") var wheelchair = false
+    @Option(name: .customLong("option"), help: ArgumentHelp("Show the steps of alternative N (default: the first, the earliest arrival).", valueName: "n"))
+    var option: Int?
+    @Flag(help: "Print the API's answer (JSON) instead of the text.") var json = false
+    @Option(name: .customLong("map"), help: ArgumentHelp("Also draw the chosen itinerary over the network into this SVG file.", valueName: "file.svg"))
+    var map: String?
+    @Flag(help: "Plan the last trip again, from now (or --at).") var again = false
+    @Option(name: .customLong("server"), help: ArgumentHelp("Ask this running `transit serve` (e.g. http://127.0.0.1:8080) instead of the database.", valueName: "url"))
+    var server: String?
     @Option(help: ArgumentHelp("Answer JSON queries from this file, one per line (- for standard input).", valueName: "file")) var batch: String?
-    @Flag(help: "Print the answer as JSON.") var json = false
     @OptionGroup var model: ModelOptions
     @OptionGroup var source: TimetableSourceOptions
 
     func validate() throws {
-        if batch == nil {
-            guard let from, let to else { throw ValidationError("give FROM and TO (lat,lon or stop:ID), or --batch FILE") }
-            if Place.parse(from) == nil { throw ValidationError("FROM \"\(from)\" is neither lat,lon nor stop:ID") }
-            if Place.parse(to) == nil { throw ValidationError("TO \"\(to)\" is neither lat,lon nor stop:ID") }
-            if let at, QueryTime.parse(at) == nil { throw ValidationError("--at \"\(at)\" is not an ISO 8601 time such as 2020-04-20T08:30:00") }
+        if at != nil && arriveBy != nil { throw ValidationError("give --at or --arrive-by, not both") }
+        if let t = at ?? arriveBy, TimeWords.parse(t) == nil {
+            throw ValidationError("\(at != nil ? "--at" : "--arrive-by") \"\(t)\" is not a time: write 8:30, 5:45pm, \"tomorrow 17:45\", \"monday 9:00\", now or 2020-04-20T08:30")
         }
+        if (from == nil) != (to == nil) { throw ValidationError("give both places, FROM and TO (or none, to pick a recent trip)") }
+        if again && from != nil { throw ValidationError("--again repeats the last trip: give no places with it") }
         if let modes { do { _ = try ModeFilter.parse(modes) } catch { throw ValidationError(error.message) } }
         if !(1...JourneyPlanner.maxItineraries).contains(numItineraries) {
             throw ValidationError("--num \(numItineraries): allowed are 1 to \(JourneyPlanner.maxItineraries)")
         }
+        if let option, option < 1 { throw ValidationError("--option \(option): the alternatives are numbered from 1") }
         if let window, !(0...1440).contains(window) { throw ValidationError("--window \(window): allowed are 0 to 1440 minutes") }
+        if let server, URL(string: server)?.host == nil { throw ValidationError("--server \(server) is not a URL such as http://127.0.0.1:8080") }
+        if server != nil && !(source.gtfs.isEmpty && source.feeds.isEmpty && source.places.isEmpty) {
+            throw ValidationError("--server asks that server about the feeds it serves: leave out --gtfs, --feed and --place")
+        }
+        if let map, !map.lowercased().hasSuffix(".svg") { throw ValidationError("--map \(map): the map is an SVG file; name it FILE.svg") }
         do { try model.parameters.validate() } catch { throw ValidationError(error.description) }
     }
 
     func run() throws {
         try runReportingErrors {
-            let planner = JourneyPlanner(timetable: try source.loadTimetable())
-            if let batch { return try runBatch(planner, batch) }
-            let time = at.flatMap(QueryTime.parse) ?? .instant(Int64(Date().timeIntervalSince1970))
-            let query = PlanQuery(from: Place.parse(from!)!, to: Place.parse(to!)!, time: time, arriveBy: arriveBy,
-                                  parameters: model.parameters, window: window.map { $0 * 60 },
-                                  modes: try modes.map { m throws(PlanError) in try ModeFilter.parse(m) }, wheelchair: wheelchair)
-            do {
-                let answer = try planner.answer(query, numItineraries: numItineraries)
-                if json { print(PlanAnswerJSON.answer(answer)) } else { print(PlanAnswerText.render(answer, query), terminator: "") }
-            } catch let e as PlanError {
-                if json { print(PlanAnswerJSON.encode(PlanAnswerJSON.error(e))); throw ExitCode.failure }
-                throw CLIError(e.message)
+            let backend: PlanBackend = try server.map { try ServerBackend(base: $0) } ?? LocalBackend(source: source)
+            if let batch {
+                guard let local = backend as? LocalBackend else { throw CLIError("--batch plans in process; leave out --server") }
+                return try runBatch(local.planner, batch)
+            }
+            let recent = RecentTrips()
+            var trip: RecentTrips.Trip
+            if let from, let to {
+                let a = try resolve(from, role: "FROM", backend)
+                let b = try resolve(to, role: "TO", backend)
+                trip = RecentTrips.Trip(fromName: a.name, from: a.place.description, toName: b.name, to: b.place.description)
+            } else if again {
+                guard let last = recent.load().first else { throw CLIError("there is no earlier trip to repeat yet: plan one with FROM and TO first") }
+                trip = last
+            } else {
+                trip = try pickRecent(recent.load())
+            }
+            guard let fromPlace = Place.parse(trip.from), let toPlace = Place.parse(trip.to) else {
+                throw CLIError("the recent trip \(trip.fromName) → \(trip.toName) could not be read; plan it with FROM and TO")
+            }
+            let timeText = arriveBy ?? at
+            let (time, note) = TimeWords.resolve(timeText.flatMap(TimeWords.parse), now: Self.now(),
+                                                 zone: backend.timeZone(near: fromPlace), period: backend.period(near: fromPlace))
+            let request = PlanRequest(from: fromPlace, to: toPlace, time: time, arriveBy: arriveBy != nil,
+                                      window: window, numItineraries: numItineraries, modes: modes, wheelchair: wheelchair,
+                                      parameters: model.parameters)
+            let bytes = try backend.answer(request)
+            if json {
+                FileHandle.standardOutput.write(Data(bytes + [0x0A]))
+                do { _ = try AnswerDocument.read(bytes) } catch { throw ExitCode.failure }
+                recent.save(trip)
+                return
+            }
+            if let note { print("Note: \(note)") }
+            let doc: AnswerDocument
+            do { doc = try AnswerDocument.read(bytes) } catch let e as PlanError { throw CLIError(e.message) }
+            if let option, option > doc.itineraries.count {
+                throw CLIError("--option \(option): there \(doc.itineraries.count == 1 ? "is 1 alternative" : "are \(doc.itineraries.count) alternatives") for this trip")
+            }
+            let chosen = option.map { $0 - 1 }
+            print(PlanAnswerText.render(doc, from: trip.fromName, to: trip.toName, option: chosen, colour: Output.colour), terminator: "")
+            recent.save(trip)
+            if let map {
+                let i = chosen ?? doc.recommended
+                let title = "\(trip.fromName) → \(trip.toName), \(doc.query.arriveBy ? "arrive by" : "leave at") \(PlanAnswerText.clock(doc.query.time)) on \(PlanAnswerText.day(doc.query.time))"
+                let svg = ItinerarySVG.render(doc.map(of: i), steps: PlanAnswerText.steps(doc, option: i),
+                                              network: backend.network, title: title)
+                do { try Data(svg.utf8).write(to: URL(fileURLWithPath: map)) } catch {
+                    throw CLIError("cannot write the map to \(map): \(error.localizedDescription)")
+                }
+                print("Map of option \(i + 1): \(map)")
             }
         }
+    }
+
+    /// "Now" for times without a date: the clock, or `TRANSIT_NOW` (ISO 8601 instant) for
+    /// reproducible runs (tests, the README's session).
+    static func now() -> Int64 {
+        if let t = ProcessInfo.processInfo.environment["TRANSIT_NOW"], case .instant(let i)? = QueryTime.parse(t) { return i }
+        return Int64(Date().timeIntervalSince1970)
+    }
+
+    /// What the rider typed as a place: coordinates and stop ids as they are, a name by
+    /// the stop search (a choice in a terminal when it fits several places).
+    private func resolve(_ text: String, role: String, _ backend: PlanBackend) throws -> (name: String, place: Place) {
+        if let p = Place.parse(text) {
+            if case .stop(let feed, let id) = p { return (try backend.stopName(feed: feed, id: id) ?? text, p) }
+            return (text, p)
+        }
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { throw CLIError("\(role) is empty: give a stop name, lat,lon or stop:ID") }
+        switch PlaceFinder.decide(PlaceFinder.group(try backend.search(trimmed))) {
+        case .found(let place):
+            return (place.name, place.place)
+        case .ambiguous(let places):
+            if Output.interactive {
+                let chosen = try Terminal.choose("Which \"\(trimmed)\" do you mean?", places.map { "\($0.name) (\($0.detail))" })
+                return (places[chosen].name, places[chosen].place)
+            }
+            let list = places.map { "\($0.name) (\($0.detail); \($0.place.description))" }
+            throw CLIError("\"\(trimmed)\" fits \(places.count) places: \(list.joined(separator: "; ")). Write more of the name, or give one as lat,lon or stop:ID.")
+        case .notFound:
+            // Suggestions: places matching some of the words.
+            let words = trimmed.split(separator: " ").map(String.init).filter { $0.count >= 3 }
+            var seen = Set<String>(), suggestions: [String] = []
+            for w in words {
+                for p in PlaceFinder.group(try backend.search(w)) where seen.insert(p.name).inserted && suggestions.count < 5 { suggestions.append(p.name) }
+            }
+            throw CLIError("no stop is called \"\(trimmed)\"" + (suggestions.isEmpty ? "; check the spelling, or give lat,lon or stop:ID"
+                : ". Did you mean: \(suggestions.joined(separator: ", "))?"))
+        }
+    }
+
+    private func pickRecent(_ trips: [RecentTrips.Trip]) throws -> RecentTrips.Trip {
+        guard !trips.isEmpty else { throw CLIError("give FROM and TO: a stop name, lat,lon or stop:ID (no recent trips yet)") }
+        guard Output.interactive else {
+            throw CLIError("give FROM and TO, or --again for the last trip. Recent trips: "
+                           + trips.prefix(5).map { "\($0.fromName) → \($0.toName)" }.joined(separator: "; "))
+        }
+        return trips[try Terminal.choose("Recent trips:", trips.map { "\($0.fromName) → \($0.toName)" })]
     }
 
     private func runBatch(_ planner: JourneyPlanner, _ path: String) throws {

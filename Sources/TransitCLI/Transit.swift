@@ -38,6 +38,14 @@ struct CLIError: Error, CustomStringConvertible {
 enum Output {
     static let stdoutIsTerminal = isatty(STDOUT_FILENO) == 1
     static let stderrIsTerminal = isatty(STDERR_FILENO) == 1
+    static let stdinIsTerminal = isatty(STDIN_FILENO) == 1
+    /// Questions may be asked: a person at a terminal on both ends.
+    static var interactive: Bool { stdinIsTerminal && stdoutIsTerminal }
+    /// Colour on a terminal, unless NO_COLOR (https://no-color.org) is set or TERM is dumb.
+    static let colour: Bool = {
+        let env = ProcessInfo.processInfo.environment
+        return stdoutIsTerminal && (env["NO_COLOR"] ?? "").isEmpty && env["TERM"] != "dumb"
+    }()
 
     static func err(_ s: String) { FileHandle.standardError.write(Data((s + "\n").utf8)) }
     static func errRaw(_ s: String) { FileHandle.standardError.write(Data(s.utf8)) }

@@ -62,10 +62,17 @@ import TransitModel
                                   arriveBy: trip.arriveBy)
             if trip.extra.hasPrefix("modes=") { query.modes = try ModeFilter.parse(String(trip.extra.dropFirst(6))) }
             if trip.extra.hasPrefix("maxTransfers=") { query.parameters.maxTransfers = Int(trip.extra.dropFirst(13))! }
-            text += "$ transit plan \(trip.from) \(trip.to) --at \(trip.at)\(trip.arriveBy ? " --arrive-by" : "")"
+            text += "$ transit plan \(trip.from) \(trip.to) \(trip.arriveBy ? "--arrive-by" : "--at") \(trip.at)"
                 + (trip.extra.isEmpty ? "" : " --\(trip.extra)") + "\n"
-            do { text += PlanAnswerText.render(try planner.answer(query), query) }
-            catch { text += "error: \(error.code): \(error.message)\n" }
+            // As `transit plan` prints it: from the API's answer, places named as the stops are.
+            func name(_ p: String) -> String {
+                guard case .stop(let feed, let id)? = Place.parse(p), let i = try? planner.resolveStop(feed, id) else { return p }
+                return snapshot.stops[Int(i)].name
+            }
+            do {
+                let doc = try AnswerDocument.read(PlanAnswerJSON.answerBytes(try planner.answer(query)))
+                text += PlanAnswerText.render(doc, from: name(trip.from), to: name(trip.to))
+            } catch { text += "error: \(error.code): \(error.message)\n" }
             text += "\n"
         }
         let url = Self.goldenDirectory.appendingPathComponent(feedId + ".txt")

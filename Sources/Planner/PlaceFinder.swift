@@ -1,0 +1,93 @@
+import Foundation
+import Geo
+
+/// A stop found by name, as the stop search (`StopSearch`, `GET /v1/stops?query=`) lists it.
+public struct StopCandidate: Sendable, Equatable {
+    public var feed: String
+    public var id: String
+    public var name: String
+    public var coordinate: Coordinate
+    public var score: Double
+    /// Route names through it ("58", "Red"), with their modes' nouns ("bus").
+    public var routes: [(mode: String, name: String)]
+
+    public init(feed: String, id: String, name: String, coordinate: Coordinate, score: Double, routes: [(mode: String, name: String)]) {
+        self.feed = feed; self.id = id; self.name = name; self.coordinate = coordinate; self.score = score; self.routes = routes
+    }
+
+    public static func == (a: StopCandidate, b: StopCandidate) -> Bool { a.feed == b.feed && a.id == b.id }
+}
+
+/// A place a rider names: one stop or station, or the stops of one name close together
+/// (a city's "Rondo Jagiellonów" is six poles around a roundabout, one place to a rider).
+public struct NamedPlace: Sendable, Equatable {
+    public var name: String
+    public var feed: String
+    public var stops: [StopCandidate]
+    public var score: Double
+
+    /// What to plan from: the stop itself, or for several stops the middle of them (the
+    /// planner walks from there to whichever serves the trip best).
+    public var place: Place {
+        if stops.count == 1 { return .stop(feed: feed, id: stops[0].id) }
+        let lat = stops.map(\.coordinate.latitude).reduce(0, +) / Double(stops.count)
+        let lon = stops.map(\.coordinate.longitude).reduce(0, +) / Double(stops.count)
+        return .coordinate(Coordinate(latitude: (lat * 1e6).rounded() / 1e6, longitude: (lon * 1e6).rounded() / 1e6))
+    }
+
+    /// "6 stops; tram 2, 8, 10; bus 31N, 33N, 57 and 7 more": what a person tells two
+    /// places of one name apart by (rails before buses, three names a mode).
+    public var detail: String {
+        var seen = Set<String>(), byMode: [(mode: String, names: [String])] = []
+        for s in stops {
+            for r in s.routes where seen.insert(r.mode + " " + r.name).inserted {
+                if let i = byMode.firstIndex(where: { $0.mode == r.mode }) { byMode[i].names.append(r.name) } else { byMode.append((r.mode, [r.name])) }
+            }
+        }
+        let rank = ["train", "metro", "tram", "monorail", "funicular", "cable car", "gondola", "ferry", "trolleybus", "coach", "bus"]
+        byMode.sort { (rank.firstIndex(of: $0.mode) ?? 5) < (rank.firstIndex(of: $1.mode) ?? 5) }
+        let stopsText = stops.count == 1 ? "1 stop" : "\(stops.count) stops"
+        guard !byMode.isEmpty else { return stopsText }
+        let shown = byMode.prefix(2).map { "\($0.mode) \($0.names.prefix(3).joined(separator: ", "))" }
+        let more = seen.count - byMode.prefix(2).reduce(0) { $0 + min(3, $1.names.count) }
+        return "\(stopsText); " + shown.joined(separator: "; ") + (more > 0 ? " and \(more) more" : "")
+    }
+}
+
+/// Turns what a rider typed into a place: coordinates and `stop:ID` as they are, a name
+/// through the stop search, grouped into places; one place found, several to choose
+/// from, or none (with the nearest names as suggestions).
+public enum PlaceFinder {
+    /// Stops of one name and feed within this distance of the group's best stop are one place.
+    public static let groupMeters = 500.0
+
+    public enum Outcome: Sendable, Equatable {
+        case found(NamedPlace)
+        /// Best first; the rider picks one.
+        case ambiguous([NamedPlace])
+        /// Nothing matched every word; `suggestions` are places matching some of them.
+        case notFound(suggestions: [NamedPlace])
+    }
+
+    /// Search results (best first) grouped into places, best first.
+    public static func group(_ candidates: [StopCandidate]) -> [NamedPlace] {
+        var places: [NamedPlace] = []
+        for c in candidates {
+            if let i = places.firstIndex(where: { $0.feed == c.feed && $0.name == c.name
+                && Geodesic.distance($0.stops[0].coordinate, c.coordinate) <= groupMeters }) {
+                places[i].stops.append(c)
+                places[i].score = max(places[i].score, c.score)
+            } else {
+                places.append(NamedPlace(name: c.name, feed: c.feed, stops: [c], score: c.score))
+            }
+        }
+        return places.sorted { $0.score > $1.score }
+    }
+
+    /// One place when a single place has the best score, else the choice.
+    public static func decide(_ places: [NamedPlace]) -> Outcome {
+        guard let best = places.first else { return .notFound(suggestions: []) }
+        let tied = places.filter { $0.score >= best.score - 1e-9 }
+        return tied.count == 1 ? .found(best) : .ambiguous(Array(tied.prefix(9)))
+    }
+}

@@ -1,0 +1,285 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Geo
+import Planner
+import Raptor
+import Timetable
+import TransitModel
+import TransitStore
+
+/// One trip to plan, as `transit plan` asks for it.
+struct PlanRequest {
+    var from: Place
+    var to: Place
+    var time: QueryTime
+    var arriveBy: Bool
+    var window: Int?
+    var numItineraries: Int
+    var modes: String?
+    var wheelchair: Bool
+    var parameters: RoutingParameters
+}
+
+/// Where `transit plan` gets its answers: in process (the database or feed files) or a
+/// running server. Both give the API's JSON answer, which the text is rendered from, so
+/// the output is the same either way.
+protocol PlanBackend {
+    /// Stops whose name matches `text`, best first (the API's stop search).
+    func search(_ text: String) throws -> [StopCandidate]
+    /// The name of a stop given by id, when known.
+    func stopName(feed: String?, id: String) throws -> String?
+    /// The API's answer (or its error) as JSON bytes.
+    func answer(_ r: PlanRequest) throws -> [UInt8]
+    /// The time zone a local time near `place` is read in.
+    func timeZone(near place: Place) -> TimeZone
+    /// The first and last day of the timetable that serves `place`.
+    func period(near place: Place) -> (first: ServiceDate, last: ServiceDate)?
+    /// The network to draw maps over (nil: not at hand).
+    var network: Timetable? { get }
+}
+
+/// In process: the timetable from the database (or `--gtfs` files).
+final class LocalBackend: PlanBackend {
+    let planner: JourneyPlanner
+    let stops: StopSearch
+    let feeds: [(id: String, version: Int)]?
+
+    init(source: TimetableSourceOptions) throws {
+        let tt = try source.loadTimetable()
+        planner = JourneyPlanner(timetable: tt)
+        stops = StopSearch(timetable: tt)
+        // As the server writes them: the loaded feeds and their versions (none for files).
+        if source.gtfs.isEmpty, let versions = try? FeedCatalog(db: source.db.connect()).versions() {
+            feeds = tt.snapshot.feedIds.map { ($0, versions[$0] ?? 0) }
+        } else {
+            feeds = nil
+        }
+    }
+
+    var network: Timetable? { planner.timetable }
+
+    func search(_ text: String) throws -> [StopCandidate] {
+        let tt = planner.timetable, s = tt.snapshot
+        return stops.search(text, limit: 30).map { m in
+            let st = s.stops[Int(m.stop)]
+            var members = [m.stop]
+            if st.locationType == 1 { members += s.stops.indices.filter { s.stops[$0].parent == m.stop }.map { Int32($0) } }
+            var seen = Set<Int32>(), routes: [(mode: String, name: String)] = []
+            for x in members {
+                for i in Int(tt.stopRouteOffsets[Int(x)])..<Int(tt.stopRouteOffsets[Int(x) + 1]) {
+                    let source = tt.routeSourceRoute[Int(tt.stopRouteRoute[i])]
+                    guard seen.insert(source).inserted else { continue }
+                    let r = s.routes[Int(source)]
+                    routes.append((LegMode(routeType: Int(r.type)).noun, r.shortName.flatMap { $0.isEmpty ? nil : $0 } ?? r.longName ?? r.routeId))
+                }
+            }
+            return StopCandidate(feed: s.feedIds[Int(st.feed)], id: st.stopId, name: st.name,
+                                 coordinate: tt.coordinate(ofStop: m.stop) ?? Coordinate(latitude: 0, longitude: 0),
+                                 score: m.score, routes: routes)
+        }
+    }
+
+    func stopName(feed: String?, id: String) throws -> String? {
+        guard let i = try? planner.resolveStop(feed, id) else { return nil }
+        return planner.timetable.snapshot.stops[Int(i)].name
+    }
+
+    func answer(_ r: PlanRequest) throws -> [UInt8] {
+        do { return try plan(r) } catch { return Array(PlanAnswerJSON.encode(PlanAnswerJSON.apiError(error)).utf8) }
+    }
+
+    private func plan(_ r: PlanRequest) throws(PlanError) -> [UInt8] {
+        var query = PlanQuery(from: r.from, to: r.to, time: r.time, arriveBy: r.arriveBy, parameters: r.parameters,
+                              window: r.window.map { $0 * 60 }, modes: nil, wheelchair: r.wheelchair)
+        if let m = r.modes { query.modes = try ModeFilter.parse(m) }
+        return PlanAnswerJSON.answerBytes(try planner.answer(query, numItineraries: r.numItineraries), feeds: feeds)
+    }
+
+    func timeZone(near place: Place) -> TimeZone {
+        let c = (try? planner.coordinate(of: place)) ?? Coordinate(latitude: 0, longitude: 0)
+        return TimeZone(identifier: planner.queryTimeZone(origin: c)) ?? TimeZone(identifier: "UTC")!
+    }
+
+    func period(near place: Place) -> (first: ServiceDate, last: ServiceDate)? {
+        let tt = planner.timetable
+        if let c = try? planner.coordinate(of: place), let n = tt.nearestStop(c),
+           let p = planner.servicePeriods[Int(tt.snapshot.stops[Int(n.stop)].feed)] { return p }
+        let all = planner.servicePeriods.compactMap { $0 }
+        guard let first = all.map(\.first).min(), let last = all.map(\.last).max() else { return nil }
+        return (first, last)
+    }
+}
+
+/// A running `transit serve`: `/v1/stops`, `/v1/plan`, `/v1/health`.
+final class ServerBackend: PlanBackend {
+    let base: String
+    /// From `/v1/health`: each feed's first and last day.
+    private(set) var periods: [(first: ServiceDate, last: ServiceDate)] = []
+
+    init(base: String) throws {
+        self.base = base.hasSuffix("/") ? String(base.dropLast()) : base
+        let health = try get("/v1/health")
+        struct Health: Decodable { struct F: Decodable { var firstDate: String?; var lastDate: String? }; var feeds: [F] }
+        guard let h = try? JSONDecoder().decode(Health.self, from: Data(health.body)) else {
+            throw CLIError("\(base) did not answer as a transit server (/v1/health)")
+        }
+        func date(_ s: String?) -> ServiceDate? {
+            guard let p = s?.split(separator: "-").compactMap({ Int($0) }), p.count == 3 else { return nil }
+            return ServiceDate(year: p[0], month: p[1], day: p[2])
+        }
+        periods = h.feeds.compactMap { f in date(f.firstDate).flatMap { a in date(f.lastDate).map { (a, $0) } } }
+    }
+
+    var network: Timetable? { nil }
+
+    private func get(_ path: String, _ query: [(String, String)] = []) throws -> (status: Int, body: [UInt8]) {
+        var c = URLComponents(string: base + path)!
+        if !query.isEmpty { c.queryItems = query.map { URLQueryItem(name: $0.0, value: $0.1) } }
+        // `+` is a space in a query string; URLComponents leaves it as it is.
+        c.percentEncodedQuery = c.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        guard let url = c.url else { throw CLIError("cannot make a URL of \(base)\(path)") }
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var result: Result<(Int, [UInt8]), Error> = .failure(CLIError("no answer"))
+        var request = URLRequest(url: url)
+        request.timeoutInterval = 30
+        URLSession.shared.dataTask(with: request) { data, response, error in
+            if let error { result = .failure(error) } else {
+                result = .success(((response as? HTTPURLResponse)?.statusCode ?? 0, Array(data ?? Data())))
+            }
+            done.signal()
+        }.resume()
+        done.wait()
+        switch result {
+        case .success(let r): return r
+        case .failure(let e): throw CLIError("cannot reach the server at \(base): \(e.localizedDescription)")
+        }
+    }
+
+    func search(_ text: String) throws -> [StopCandidate] {
+        struct Stops: Decodable {
+            struct R: Decodable { var id: String; var mode: String; var shortName: String?; var longName: String? }
+            struct S: Decodable { var id: String; var feed: String; var name: String; var lat: Double; var lon: Double; var score: Double?; var routes: [R] }
+            var stops: [S]
+        }
+        let r = try get("/v1/stops", [("query", String(text.prefix(100))), ("limit", "50")])
+        guard r.status == 200, let s = try? JSONDecoder().decode(Stops.self, from: Data(r.body)) else { return [] }
+        return s.stops.map { x in
+            StopCandidate(feed: x.feed, id: x.id, name: x.name, coordinate: Coordinate(latitude: x.lat, longitude: x.lon),
+                          score: x.score ?? 0,
+                          routes: x.routes.map { (LegMode(rawValue: $0.mode)?.noun ?? $0.mode.lowercased(), $0.shortName ?? $0.longName ?? $0.id) })
+        }
+    }
+
+    func stopName(feed: String?, id: String) throws -> String? {
+        struct Stop: Decodable { var name: String }
+        let r = try get("/v1/stops/" + (id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? id),
+                        feed.map { [("feed", $0)] } ?? [])
+        return r.status == 200 ? (try? JSONDecoder().decode(Stop.self, from: Data(r.body)))?.name : nil
+    }
+
+    func answer(_ r: PlanRequest) throws -> [UInt8] {
+        var q: [(String, String)] = [("from", r.from.description), ("to", r.to.description), ("time", r.time.iso8601),
+                                     ("numItineraries", String(r.numItineraries))]
+        if r.arriveBy { q.append(("arriveBy", "true")) }
+        if let w = r.window { q.append(("window", String(w))) }
+        if let m = r.modes { q.append(("modes", m)) }
+        if r.wheelchair { q.append(("wheelchair", "true")) }
+        let p = r.parameters, d = RoutingParameters()
+        if p.walkSpeed != d.walkSpeed { q.append(("walkSpeed", String(p.walkSpeed))) }
+        if p.walkDetourFactor != d.walkDetourFactor { q.append(("walkDetourFactor", String(p.walkDetourFactor))) }
+        if p.maxAccessWalk != d.maxAccessWalk { q.append(("maxAccessWalk", String(p.maxAccessWalk))) }
+        if p.maxTransferWalk != d.maxTransferWalk { q.append(("maxTransferWalk", String(p.maxTransferWalk))) }
+        if p.maxDirectWalk != d.maxDirectWalk { q.append(("maxDirectWalk", String(p.maxDirectWalk))) }
+        if p.transferSlack != d.transferSlack { q.append(("transferSlack", String(p.transferSlack))) }
+        if p.maxTransfers != d.maxTransfers { q.append(("maxTransfers", String(p.maxTransfers))) }
+        let answer = try get("/v1/plan", q)
+        // The server's own additions (feed versions) are part of its answer, as --json shows.
+        return answer.body
+    }
+
+    /// The server reads a time without an offset in the feed's zone; "today" is taken on
+    /// this machine's clock and zone (a rider's terminal is usually where the trip is).
+    func timeZone(near place: Place) -> TimeZone { TimeZone.current }
+
+    func period(near place: Place) -> (first: ServiceDate, last: ServiceDate)? {
+        guard let first = periods.map(\.first).min(), let last = periods.map(\.last).max() else { return nil }
+        return (first, last)
+    }
+}
+
+/// The last trips planned (newest first), kept in `$XDG_STATE_HOME/transit/recent-trips.json`
+/// (`~/.local/state/…`; `TRANSIT_STATE_DIR` instead when set). Only what the rider typed
+/// and chose, on the rider's own machine; nothing is sent anywhere.
+struct RecentTrips {
+    struct Trip: Codable, Equatable {
+        var fromName: String
+        var from: String
+        var toName: String
+        var to: String
+    }
+
+    static let kept = 10
+    let url: URL
+
+    init() {
+        let env = ProcessInfo.processInfo.environment
+        let dir: URL
+        if let d = env["TRANSIT_STATE_DIR"], !d.isEmpty { dir = URL(fileURLWithPath: d) } else if let x = env["XDG_STATE_HOME"], !x.isEmpty {
+            dir = URL(fileURLWithPath: x).appendingPathComponent("transit")
+        } else {
+            dir = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/state/transit")
+        }
+        url = dir.appendingPathComponent("recent-trips.json")
+    }
+
+    func load() -> [Trip] {
+        guard let data = try? Data(contentsOf: url) else { return [] }
+        return (try? JSONDecoder().decode([Trip].self, from: data)) ?? []
+    }
+
+    /// Puts `trip` first; a failure to write is not the rider's problem and is ignored.
+    func save(_ trip: Trip) {
+        let trips = [trip] + load().filter { $0 != trip }
+        try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try? encoder.encode(Array(trips.prefix(Self.kept))).write(to: url, options: .atomic)
+    }
+}
+
+/// Questions at the terminal.
+enum Terminal {
+    /// A numbered list and a prompt; the index chosen. Reads standard input; an empty
+    /// answer takes the first, and a wrong one asks again (three times).
+    static func choose(_ question: String, _ items: [String]) throws -> Int {
+        print(question)
+        for (i, item) in items.enumerated() { print("  \(i + 1). \(item)") }
+        for _ in 0..<3 {
+            print("Number (1–\(items.count), Enter for 1): ", terminator: "")
+            fflush(nil)  // the prompt before reading
+            guard let line = readLine() else { throw CLIError("no choice was made") }
+            let t = line.trimmingCharacters(in: .whitespaces)
+            if t.isEmpty { return 0 }
+            if let n = Int(t), (1...items.count).contains(n) { return n - 1 }
+            print("Please type a number from 1 to \(items.count).")
+        }
+        throw CLIError("no choice was made")
+    }
+}
+
+extension QueryTime {
+    /// ISO 8601 as the API reads it: local without an offset, an instant in UTC.
+    var iso8601: String {
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        switch self {
+        case .local(let y, let mo, let d, let h, let mi, let s): return "\(y)-\(two(mo))-\(two(d))T\(two(h)):\(two(mi)):\(two(s))"
+        case .instant(let t):
+            let day = ServiceDate(daysSinceEpoch: Int32((t - ((t % 86_400) + 86_400) % 86_400) / 86_400))
+            let s = Int(((t % 86_400) + 86_400) % 86_400)
+            let c = day.components
+            return "\(c.year)-\(two(c.month))-\(two(c.day))T\(two(s / 3600)):\(two(s / 60 % 60)):\(two(s % 60))Z"
+        }
+    }
+}
