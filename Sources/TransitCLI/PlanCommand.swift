@@ -1,7 +1,7 @@
 import ArgumentParser
+import Coverage
 import Foundation
 import GTFS
-import Coverage
 import Geo
 import Planner
 import Raptor
