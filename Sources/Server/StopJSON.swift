@@ -27,14 +27,7 @@ enum StopJSON {
         if st.parent >= 0 { o["parentStation"] = s.stops[Int(st.parent)].stopId }
         var members = [stop]
         if st.locationType == 1 { members += served.children(of: stop) }
-        var seen = Set<Int32>(), routes: [[String: Any]] = []
-        for m in members {
-            for i in Int(tt.stopRouteOffsets[Int(m)])..<Int(tt.stopRouteOffsets[Int(m) + 1]) {
-                let source = tt.routeSourceRoute[Int(tt.stopRouteRoute[i])]
-                if seen.insert(source).inserted { routes.append(route(s, source)) }
-            }
-        }
-        o["routes"] = routes
+        o["routes"] = tt.sourceRoutes(through: members).map { route(s, $0) }
         for (k, v) in extra { o[k] = v }
         return o
     }

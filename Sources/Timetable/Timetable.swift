@@ -217,6 +217,19 @@ public final class Timetable: Sendable {
         return served
     }
 
+    /// The feed routes (`snapshot.routes` indices) through these stops, each once, in the
+    /// order met: what a stop search lists for a stop or a station with its platforms.
+    public func sourceRoutes(through stops: [Int32]) -> [Int32] {
+        var seen = Set<Int32>(), out: [Int32] = []
+        for s in stops {
+            for i in Int(stopRouteOffsets[Int(s)])..<Int(stopRouteOffsets[Int(s) + 1]) {
+                let source = routeSourceRoute[Int(stopRouteRoute[i])]
+                if seen.insert(source).inserted { out.append(source) }
+            }
+        }
+        return out
+    }
+
     /// The coordinate of a stop, if known.
     public func coordinate(ofStop s: Int32) -> Coordinate? {
         let lat = stopLatitude[Int(s)], lon = stopLongitude[Int(s)]

@@ -66,14 +66,9 @@ final class LocalBackend: PlanBackend {
             let st = s.stops[Int(m.stop)]
             var members = [m.stop]
             if st.locationType == 1 { members += s.stops.indices.filter { s.stops[$0].parent == m.stop }.map { Int32($0) } }
-            var seen = Set<Int32>(), routes: [(mode: String, name: String)] = []
-            for x in members {
-                for i in Int(tt.stopRouteOffsets[Int(x)])..<Int(tt.stopRouteOffsets[Int(x) + 1]) {
-                    let source = tt.routeSourceRoute[Int(tt.stopRouteRoute[i])]
-                    guard seen.insert(source).inserted else { continue }
-                    let r = s.routes[Int(source)]
-                    routes.append((LegMode(routeType: Int(r.type)).noun, r.shortName.flatMap { $0.isEmpty ? nil : $0 } ?? r.longName ?? r.routeId))
-                }
+            let routes = tt.sourceRoutes(through: members).map { source -> (mode: String, name: String) in
+                let r = s.routes[Int(source)]
+                return (LegMode(routeType: Int(r.type)).noun, r.shortName.flatMap { $0.isEmpty ? nil : $0 } ?? r.longName ?? r.routeId)
             }
             return StopCandidate(feed: s.feedIds[Int(st.feed)], id: st.stopId, name: st.name,
                                  coordinate: tt.coordinate(ofStop: m.stop) ?? Coordinate(latitude: 0, longitude: 0),
