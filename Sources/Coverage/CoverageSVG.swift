@@ -146,11 +146,7 @@ public enum CoverageSVG {
 
         var out = ""
         out.reserveCapacity(1 << 20)
-        out += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\" "
-        out += "font-family=\"Helvetica, Arial, sans-serif\">\n"
-        out += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n"
-        out += "<defs><clipPath id=\"map-clip\"><rect x=\"\(f(margin))\" y=\"\(f(mapTop))\" width=\"\(f(mapWidth))\" height=\"\(f(mapHeight))\"/></clipPath></defs>\n"
+        out += documentStart(width: width, height: height, clip: (margin, mapTop, mapWidth, mapHeight))
 
         // Title (smaller type when it would not fit).
         let feedList = regions.map(\.feedId).joined(separator: ", ")
@@ -251,8 +247,7 @@ public enum CoverageSVG {
         let barLeft = barRight - barLength
         let by = scaleY
         out += "<g id=\"scale\" font-size=\"13\" fill=\"#111827\">\n"
-        out += "<path d=\"M\(f(barLeft)) \(f(by - 5))v5h\(f(barLength))v-5\" fill=\"none\" stroke=\"#111827\" stroke-width=\"1.5\"/>\n"
-        out += "<path d=\"M\(f(barLeft + barLength / 2)) \(f(by - 3))v3\" fill=\"none\" stroke=\"#111827\" stroke-width=\"1\"/>\n"
+        out += scaleBarTicks(left: barLeft, y: by, length: barLength)
         out += "<text x=\"\(f(barLeft - 8))\" y=\"\(f(by + 1))\" text-anchor=\"end\">\(scaleLabel)</text>\n"
         out += "</g>\n"
         out += "</svg>\n"
@@ -260,6 +255,22 @@ public enum CoverageSVG {
     }
 
     // MARK: Helpers
+
+    /// The XML declaration, the `svg` element (white, sans-serif) and the map's clip path
+    /// `map-clip` (x, y, width, height): how both pictures here begin.
+    static func documentStart(width: Int, height: Int, clip: (Double, Double, Double, Double)) -> String {
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            + "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\" "
+            + "font-family=\"Helvetica, Arial, sans-serif\">\n"
+            + "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n"
+            + "<defs><clipPath id=\"map-clip\"><rect x=\"\(f(clip.0))\" y=\"\(f(clip.1))\" width=\"\(f(clip.2))\" height=\"\(f(clip.3))\"/></clipPath></defs>\n"
+    }
+
+    /// A scale bar's bracket and middle tick, `length` pixels from `left` on baseline `y`.
+    static func scaleBarTicks(left: Double, y: Double, length: Double) -> String {
+        "<path d=\"M\(f(left)) \(f(y - 5))v5h\(f(length))v-5\" fill=\"none\" stroke=\"#111827\" stroke-width=\"1.5\"/>\n"
+            + "<path d=\"M\(f(left + length / 2)) \(f(y - 3))v3\" fill=\"none\" stroke=\"#111827\" stroke-width=\"1\"/>\n"
+    }
 
     static let neutralGrey = "#8a8f98"
 

@@ -117,11 +117,7 @@ public enum ItinerarySVG {
 
         var out = ""
         out.reserveCapacity(1 << 18)
-        out += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\" "
-        out += "font-family=\"Helvetica, Arial, sans-serif\">\n"
-        out += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n"
-        out += "<defs><clipPath id=\"map-clip\"><rect x=\"\(f(mapLeft))\" y=\"\(f(mapTop))\" width=\"\(f(mapWidth))\" height=\"\(f(mapHeight))\"/></clipPath></defs>\n"
+        out += CoverageSVG.documentStart(width: width, height: height, clip: (mapLeft, mapTop, mapWidth, mapHeight))
 
         // Title (smaller type when it would not fit, cut short when even that does not).
         let titleSize = max(12, min(18, 18 * mapWidth / max(1, CoverageSVG.textWidth(title, size: 18, bold: true))))
@@ -236,8 +232,7 @@ public enum ItinerarySVG {
         let plateWidth = barLength + 16 + CoverageSVG.textWidth(scaleLabel, size: 12) + 16
         out += "<g id=\"scale\" font-size=\"12\" fill=\"#111827\">\n"
         out += "<rect x=\"\(f(mapLeft + 6))\" y=\"\(f(barY - 20))\" width=\"\(f(plateWidth))\" height=\"28\" rx=\"3\" fill=\"#ffffff\" fill-opacity=\"0.85\"/>\n"
-        out += "<path d=\"M\(f(barLeft)) \(f(barY - 5))v5h\(f(barLength))v-5\" fill=\"none\" stroke=\"#111827\" stroke-width=\"1.5\"/>\n"
-        out += "<path d=\"M\(f(barLeft + barLength / 2)) \(f(barY - 3))v3\" fill=\"none\" stroke=\"#111827\" stroke-width=\"1\"/>\n"
+        out += CoverageSVG.scaleBarTicks(left: barLeft, y: barY, length: barLength)
         out += "<text x=\"\(f(barLeft + barLength + 8))\" y=\"\(f(barY + 1))\">\(scaleLabel)</text>\n"
         out += "</g>\n"
 

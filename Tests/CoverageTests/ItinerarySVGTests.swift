@@ -16,12 +16,9 @@ import FoundationXML
 /// PNG by rsvg-convert, and the PNG decoded to see that the colours really show. The
 /// picture is left in /tmp for looking at: /tmp/itinerary-bydgoszcz.png (and .svg).
 @Suite(.serialized) struct ItinerarySVGTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static var sharedGTFS: String {
-        ProcessInfo.processInfo.environment["TRANSIT_SHARED_DATA"].map { $0 + "/gtfs" }
-            ?? root.deletingLastPathComponent().appendingPathComponent("shared/data/gtfs").path
-    }
-    static let rsvgConvert = "/usr/bin/rsvg-convert"
+    // Where the shared feeds and rsvg-convert are: as for the coverage map.
+    static var sharedGTFS: String { CoverageSVGTests.sharedGTFS }
+    static let rsvgConvert = CoverageSVGTests.rsvgConvert
 
     // MARK: The trip
 
