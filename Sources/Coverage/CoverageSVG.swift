@@ -48,24 +48,10 @@ public enum CoverageSVG {
         var served = Set<Int32>()
         for r in regions { served.formUnion(r.servedStops) }
         var lines: [(color: String?, points: [Coordinate])] = []
-        var seenShapes = Set<Int32>(), seenSequences = Set<[Int32]>()
-        for r in 0..<tt.routeCount {
-            let source = s.routes[Int(tt.routeSourceRoute[r])]
-            guard feeds.contains(source.feed) else { continue }
-            let stops = Array(tt.routeStops[Int(tt.routeStopOffsets[r])..<Int(tt.routeStopOffsets[r + 1])])
-            guard stops.contains(where: served.contains) else { continue }
-            let firstTrip = Int(tt.routeTripOffsets[r])
-            let shape = firstTrip < Int(tt.routeTripOffsets[r + 1]) ? tt.tripShape[firstTrip] : -1
-            var points: [Coordinate] = []
-            if shape >= 0 && Int(shape) < tt.shapes.count && tt.shapes.points(Int(shape)).count >= 2 {
-                guard seenShapes.insert(shape).inserted else { continue }
-                points = tt.shapes.points(Int(shape)).map { tt.shapes.coordinate($0) }.filter(\.isPlausible)
-            } else {
-                guard seenSequences.insert(stops).inserted else { continue }
-                points = stops.compactMap { tt.coordinate(ofStop: $0) }.filter(\.isPlausible)
-            }
-            guard points.count >= 2 else { continue }
-            lines.append((color(source.color), points))
+        for (r, points) in distinctLines(tt, where: { r, stops in
+            feeds.contains(s.routes[Int(tt.routeSourceRoute[r])].feed) && stops.contains(where: served.contains)
+        }) where points.count >= 2 {
+            lines.append((color(s.routes[Int(tt.routeSourceRoute[r])].color), points))
         }
         // Route points near the regions widen the view (a line between two far stations
         // may leave the discs); strays beyond that are clipped.
@@ -255,6 +241,28 @@ public enum CoverageSVG {
     }
 
     // MARK: Helpers
+
+    /// The line of each route that `include` takes (given the route and its stops): its
+    /// first trip's shape, else the line through its stops; a shape or a stop sequence
+    /// shared by several routes comes once, with the first of them.
+    static func distinctLines(_ tt: Timetable, where include: (Int, [Int32]) -> Bool) -> [(route: Int, points: [Coordinate])] {
+        var out: [(route: Int, points: [Coordinate])] = []
+        var seenShapes = Set<Int32>(), seenSequences = Set<[Int32]>()
+        for r in 0..<tt.routeCount {
+            let stops = Array(tt.routeStops[Int(tt.routeStopOffsets[r])..<Int(tt.routeStopOffsets[r + 1])])
+            guard include(r, stops) else { continue }
+            let firstTrip = Int(tt.routeTripOffsets[r])
+            let shape = firstTrip < Int(tt.routeTripOffsets[r + 1]) ? tt.tripShape[firstTrip] : -1
+            if shape >= 0 && Int(shape) < tt.shapes.count && tt.shapes.points(Int(shape)).count >= 2 {
+                guard seenShapes.insert(shape).inserted else { continue }
+                out.append((r, tt.shapes.points(Int(shape)).map { tt.shapes.coordinate($0) }.filter(\.isPlausible)))
+            } else {
+                guard seenSequences.insert(stops).inserted else { continue }
+                out.append((r, stops.compactMap { tt.coordinate(ofStop: $0) }.filter(\.isPlausible)))
+            }
+        }
+        return out
+    }
 
     /// The XML declaration, the `svg` element (white, sans-serif) and the map's clip path
     /// `map-clip` (x, y, width, height): how both pictures here begin.

@@ -135,21 +135,9 @@ public enum ItinerarySVG {
                     && max(a.y, b.y) >= mapTop - slack && min(a.y, b.y) <= mapBottom + slack
             }
             let routesOn = tt.routesWithService()
-            var seenShapes = Set<Int32>(), seenSequences = Set<[Int32]>()
             out += "<g id=\"network\" clip-path=\"url(#map-clip)\">\n"
             out += "<g id=\"network-routes\" fill=\"none\" stroke=\"\(networkColor)\" stroke-width=\"2\" stroke-linejoin=\"round\" stroke-linecap=\"round\">\n"
-            for r in 0..<tt.routeCount where routesOn[r] {
-                let stops = Array(tt.routeStops[Int(tt.routeStopOffsets[r])..<Int(tt.routeStopOffsets[r + 1])])
-                let firstTrip = Int(tt.routeTripOffsets[r])
-                let shape = firstTrip < Int(tt.routeTripOffsets[r + 1]) ? tt.tripShape[firstTrip] : -1
-                let points: [Coordinate]
-                if shape >= 0 && Int(shape) < tt.shapes.count && tt.shapes.points(Int(shape)).count >= 2 {
-                    guard seenShapes.insert(shape).inserted else { continue }
-                    points = tt.shapes.points(Int(shape)).map { tt.shapes.coordinate($0) }.filter(\.isPlausible)
-                } else {
-                    guard seenSequences.insert(stops).inserted else { continue }
-                    points = stops.compactMap { tt.coordinate(ofStop: $0) }.filter(\.isPlausible)
-                }
+            for (_, points) in CoverageSVG.distinctLines(tt, where: { r, _ in routesOn[r] }) {
                 let projected = points.map(project)
                 var d = "", run: [P] = []
                 for i in projected.indices.dropFirst() {
