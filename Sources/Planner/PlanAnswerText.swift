@@ -59,8 +59,7 @@ public enum PlanAnswerText {
     /// "Monday 2020-05-04".
     public static func day(_ iso: String) -> String {
         let date = String(iso.prefix(10))
-        let p = date.split(separator: "-").compactMap { Int($0) }
-        guard p.count == 3, let d = ServiceDate(year: p[0], month: p[1], day: p[2]) else { return date }
+        guard let d = ServiceDate.parse(iso8601: date) else { return date }
         return "\(weekdays[d.weekday]) \(date)"
     }
 

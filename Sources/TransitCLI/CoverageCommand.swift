@@ -29,7 +29,7 @@ struct CoverageCommand: ParsableCommand {
     @OptionGroup var source: TimetableSourceOptions
 
     func validate() throws {
-        if let today, ServiceDate.parse(today.replacingOccurrences(of: "-", with: "")) == nil { throw ValidationError("--today \"\(today)\" is not a date such as 2026-11-21") }
+        if let today, ServiceDate.parse(iso8601: today) == nil { throw ValidationError("--today \"\(today)\" is not a date such as 2026-11-21") }
     }
 
     func run() throws {
@@ -39,7 +39,7 @@ struct CoverageCommand: ParsableCommand {
             do { regions = try CoverageBuilder.regions(tt) } catch { throw CLIError("\(error)") }
             let now = Int32(Date().timeIntervalSince1970 / 86_400)
             let report = CoverageReport.make(regions, timetable: tt,
-                                             today: today.flatMap { ServiceDate.parse($0.replacingOccurrences(of: "-", with: "")) } ?? ServiceDate(daysSinceEpoch: now))
+                                             today: today.flatMap(ServiceDate.parse(iso8601:)) ?? ServiceDate(daysSinceEpoch: now))
             if let geojson, geojson.hasSuffix(".geojson") {
                 guard report.unions.count == 1 && report.unions[0].feeds.count == regions.count || regions.count == 1 else {
                     throw CLIError("one file for all regions needs regions that touch (the feeds of one city); these are apart: "

@@ -120,11 +120,10 @@ final class ServerBackend: PlanBackend {
         guard let h = try? JSONDecoder().decode(Health.self, from: Data(health.body)) else {
             throw CLIError("\(base) did not answer as a transit server (/v1/health)")
         }
-        func date(_ s: String?) -> ServiceDate? {
-            guard let p = s?.split(separator: "-").compactMap({ Int($0) }), p.count == 3 else { return nil }
-            return ServiceDate(year: p[0], month: p[1], day: p[2])
+        periods = h.feeds.compactMap { f in
+            guard let a = f.firstDate.flatMap(ServiceDate.parse(iso8601:)), let b = f.lastDate.flatMap(ServiceDate.parse(iso8601:)) else { return nil }
+            return (a, b)
         }
-        periods = h.feeds.compactMap { f in date(f.firstDate).flatMap { a in date(f.lastDate).map { (a, $0) } } }
     }
 
     var network: Timetable? { nil }

@@ -74,6 +74,9 @@ public struct ServiceDate: Hashable, Comparable, Sendable, CustomStringConvertib
         return copy.withUTF8 { parse($0) }
     }
 
+    /// Parses ISO 8601 `YYYY-MM-DD` (what `iso8601` writes; `YYYYMMDD` too).
+    public static func parse(iso8601 text: String) -> ServiceDate? { parse(String(text.filter { $0 != "-" })) }
+
     /// ISO 8601 `YYYY-MM-DD`.
     public var iso8601: String {
         let (y, m, d) = components
