@@ -9,6 +9,8 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "transit", targets: ["TransitCLI"]),
+        // For the libFuzzer package in Fuzz/ (a package can only use another's products).
+        .library(name: "TransitLibraries", targets: ["FuzzChecks", "GTFS", "TransitModel", "Planner", "Server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -55,6 +57,8 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         .target(name: "TransitTesting", dependencies: ["GTFS", "TransitStore", "TransitModel", "Geo"]),
+        // The fuzz targets' checks and seeds: run by libFuzzer (Fuzz/, Scripts/fuzz.sh) and by FuzzChecksTests.
+        .target(name: "FuzzChecks", dependencies: ["GTFS", "TransitModel", "Planner", "Server"]),
 
         .testTarget(name: "TransitModelTests", dependencies: ["TransitModel"]),
         .testTarget(name: "GTFSTests", dependencies: ["GTFS", "TransitModel", "TransitTesting"]),
@@ -63,6 +67,7 @@ let package = Package(
         .testTarget(name: "TimetableTests", dependencies: ["Timetable", "TransitModel", "GTFS", "TransitTesting"]),
         .testTarget(name: "CoverageTests", dependencies: ["Coverage", "Timetable", "Planner", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
         .testTarget(name: "ServerTests", dependencies: ["Server", "TransitStore", "TransitTesting"]),
+        .testTarget(name: "FuzzChecksTests", dependencies: ["FuzzChecks", "TransitTesting"]),
         .testTarget(name: "RaptorTests", dependencies: ["Raptor", "Timetable", "Planner", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
     ]
 )

@@ -26,7 +26,8 @@ threads="${WRK_THREADS:-2}"
 runs="${RUNS:-3}"
 
 Scripts/setup.sh
-command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
+. Scripts/lib/serve.sh
+ensure_wrk
 started_pg=0
 if ! Scripts/postgres.sh status >/dev/null 2>&1; then started_pg=1; fi
 eval "$(Scripts/postgres.sh start)"
@@ -54,15 +55,8 @@ echo "==> in process: transit bench --kind answer ($queries queries; also writes
 "$bin" bench --feed "$id" --queries "$queries" --kind answer --urls "$work/paths.txt" | tee "$work/bench-1.txt"
 
 echo "==> serve" >&2
-"$bin" serve --port 0 2> "$work/serve.log" &
-server_pid=$!
-port=""
-for _ in $(seq 1 600); do
-    port=$(grep -oE 'listening on http://127\.0\.0\.1:[0-9]+' "$work/serve.log" | grep -oE '[0-9]+$' || true)
-    if [ -n "$port" ] && curl -sf "http://127.0.0.1:$port/v1/health" >/dev/null; then break; fi
-    sleep 0.2
-done
-curl -sf "http://127.0.0.1:$port/v1/health" >/dev/null || { echo "the server did not come up:" >&2; tail -20 "$work/serve.log" >&2; exit 1; }
+# wrk sends hundreds of plans a second from one address: lift the per-client limit.
+start_server "$bin" "$work/serve.log" --plan-rate 0
 
 cat > "$work/plan.lua" <<'LUA'
 -- Cycles through the paths (each thread from its own offset) and counts answers by class.

@@ -3,7 +3,10 @@
 #
 #   Scripts/postgres.sh start          start (idempotent); prints one line for eval:
 #                                      export DATABASE_URL='postgresql://…'
-#   Scripts/postgres.sh stop [--purge] fast stop (idempotent); --purge also deletes the folder
+#   Scripts/postgres.sh stop [--purge | --immediate]
+#                                      fast stop (idempotent); --purge also deletes the folder;
+#                                      --immediate stops like a crash (no shutdown checkpoint:
+#                                      the next start recovers from the write-ahead log)
 #   Scripts/postgres.sh status         running/stopped and the URL; exit 0 if running, else 3
 #
 # Usage: eval "$(Scripts/postgres.sh start)"
@@ -12,7 +15,10 @@
 # the SHA-256 of the repository's absolute path: data/ (the cluster), the unix socket and
 # the logs. The path stays short because a socket path may not exceed 107 bytes. The
 # server also listens on 127.0.0.1 at a port derived from the same hash (20000-29999);
-# set TRANSIT_PG_PORT to choose another. As root, the cluster belongs to the `postgres`
+# set TRANSIT_PG_PORT to choose another. TRANSIT_PG_BASE=/tmp/DIR puts a second, separate
+# cluster there (its port then derives from that path): the fault tests and
+# Scripts/reliability.sh stop and restart a cluster of their own, never the one other tests
+# share. As root, the cluster belongs to the `postgres`
 # user (initdb and pg_ctl refuse to run as root); otherwise to the user running this.
 #
 # Durability is switched off (fsync, synchronous_commit, full_page_writes): a crash can
@@ -21,7 +27,7 @@
 set -euo pipefail
 
 usage() {
-    echo "usage: $0 start | stop [--purge] | status" >&2
+    echo "usage: $0 start | stop [--purge | --immediate] | status" >&2
     exit 2
 }
 
@@ -32,12 +38,21 @@ die() {
 
 repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 
-if command -v sha256sum >/dev/null 2>&1; then
-    hash=$(printf '%s' "$repo_root" | sha256sum | cut -c1-8)
+hash_of() {
+    if command -v sha256sum >/dev/null 2>&1; then
+        printf '%s' "$1" | sha256sum | cut -c1-8
+    else
+        printf '%s' "$1" | shasum -a 256 | cut -c1-8
+    fi
+}
+if [ -n "${TRANSIT_PG_BASE:-}" ]; then
+    case "$TRANSIT_PG_BASE" in /*) ;; *) die "TRANSIT_PG_BASE must be an absolute path" ;; esac
+    base="${TRANSIT_PG_BASE%/}"
+    hash=$(hash_of "$base")
 else
-    hash=$(printf '%s' "$repo_root" | shasum -a 256 | cut -c1-8)
+    hash=$(hash_of "$repo_root")
+    base="/tmp/transit-pg-$hash"   # socket folder, logs and data/
 fi
-base="/tmp/transit-pg-$hash"   # socket folder, logs and data/
 data="$base/data"
 default_port=$((20000 + 16#$hash % 10000))
 port="${TRANSIT_PG_PORT:-$default_port}"
@@ -179,16 +194,17 @@ start() {
 }
 
 stop() {
-    local purge=0
+    local purge=0 mode=fast
     case "${1:-}" in
         "") ;;
         --purge) purge=1 ;;
+        --immediate) mode=immediate ;;
         *) usage ;;
     esac
     check_owner
     if is_running; then
-        as_owner "$bindir/pg_ctl" -D "$data" -m fast -w -s stop >&2
-        echo "postgres.sh: stopped" >&2
+        as_owner "$bindir/pg_ctl" -D "$data" -m "$mode" -w -s stop >&2
+        echo "postgres.sh: stopped ($mode)" >&2
     fi
     if [ "$purge" -eq 1 ] && [ -e "$base" ]; then
         rm -rf "$base"

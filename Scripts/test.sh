@@ -3,6 +3,8 @@
 #
 #   Scripts/test.sh [swift test arguments…]     e.g. Scripts/test.sh --filter GTFSTests
 #
+# Without arguments it also runs a short soak (Scripts/soak.sh, 30 s on the debug build).
+#
 # Exports DATABASE_URL (from Scripts/postgres.sh) and, when ../shared/data exists next to
 # the repository, TRANSIT_SHARED_DATA (its absolute path) to the tests. Stops PostgreSQL
 # on exit if this script started it. Exits with the status of `swift test`.
@@ -35,4 +37,13 @@ swift build --build-tests --explicit-target-dependency-import-check error
 section test
 status=0
 swift test --skip-build "$@" || status=$?
+
+# The short soak (the 10-minute one is in Scripts/reliability.sh): 3 windows of 10 s of mixed
+# requests at 40/s to the debug build on BART. Zero errors, memory bound, latency within 3×
+# + 50 ms (10 s windows are too short to judge finer). Only on a full run, not a --filter.
+if [ $# -eq 0 ]; then
+    section "short soak"
+    TRANSIT_BIN="$(swift build --show-bin-path)/transit" MINUTES=3 WINDOW=10 RATE=40 QUERIES=100 \
+        STEADY_FACTOR=3 STEADY_SLACK_MS=50 Scripts/soak.sh Data/bart-2018.zip || status=1
+fi
 exit "$status"

@@ -142,7 +142,13 @@ export = obj(["type", "coordinates"], {
     additional=False)
 
 common_errors = {"400": err("A parameter is missing or not allowed: `details.parameter` names it, `details.allowed` says what is."),
+                 "413": err("`BODY_TOO_LARGE`: the request has a body (chunked, or over 1 KB); this API takes none."),
                  "503": err("No timetable is loaded yet (starting, or the database is unreachable); retry after `Retry-After` seconds.")}
+# Plans are limited per client address (`transit serve --plan-rate`, `--plan-burst`).
+rate_limited = {**err("`RATE_LIMITED`: this address sent more plan requests than the server's rate allows; "
+                      "retry after `Retry-After` seconds (`details`: `retryAfterSeconds`, `ratePerSecond`, `burst`)."),
+                "headers": {"Retry-After": {"description": "Seconds until a plan request from this address is accepted again.",
+                                            "required": True, "schema": {"type": "string", "pattern": "^[0-9]+$"}}}}
 
 doc = {
     "openapi": "3.1.0",
@@ -161,6 +167,7 @@ doc = {
                 **common_errors,
                 "404": err("`UNKNOWN_STOP`: a `stop:ID` that no served feed has."),
                 "422": err("No itinerary, and why: `OUTSIDE_COVERAGE`, `NO_STOP_NEARBY`, `OUTSIDE_SERVICE_PERIOD`, `SAME_PLACE`, `NO_CONNECTION`."),
+                "429": rate_limited,
             }}},
         "/v1/coverage": {"get": {
             "operationId": "coverage", "summary": "Where each feed serves: its exact region and what is declared with it.",
@@ -199,13 +206,13 @@ doc = {
         "/v1/health": {"get": {
             "operationId": "health", "summary": "Feeds loaded (versions, dates, counts), memory, uptime, whether the database is reachable.",
             "responses": {"200": {"description": "Serving.", "content": {"application/json": {"schema": ref("Health")}}},
-                          "400": common_errors["400"],
+                          "400": common_errors["400"], "413": common_errors["413"],
                           "503": {"description": "Not serving yet (loading, or no database so far).",
                                   "content": {"application/json": {"schema": ref("Health")}}}}}},
         "/openapi.json": {"get": {
             "operationId": "openapi", "summary": "This document.",
             "responses": {"200": {"description": "OpenAPI 3.1.", "content": {"application/json": {"schema": {"type": "object"}}}},
-                          "400": common_errors["400"]}}},
+                          "400": common_errors["400"], "413": common_errors["413"]}}},
     },
     "components": {"schemas": {
         "Error": error, "PlanAnswer": plan_answer, "Itinerary": itinerary, "Leg": leg, "Summary": summary,

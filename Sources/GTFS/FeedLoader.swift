@@ -96,6 +96,8 @@ public final class GTFSFeedLoader {
     /// Per trip, bit s set when stop_sequence s (< 64) was seen: the duplicate check for
     /// the common case without touching a large hash set; larger values use `compositeKeys`.
     private var tripSequenceMask: [UInt64] = []
+    /// The stop_times rows of the trip being read, for `checkTimesGoForward`.
+    private var tripRun: (trip: Int32, rows: [(sequence: Int, arrival: Int?, departure: Int?, line: Int)]) = (-1, [])
     private var pathways = IdTable(capacity: 64)
     private var compositeKeys = UInt64Set()
 
@@ -233,7 +235,6 @@ public final class GTFSFeedLoader {
         if run.kind == .stops { try prescanStops() }
 
         let parser = CSVParser()
-        var firstChunk = true
         var nextProgress = 100_000
         let handle: (CSVParser.Record) throws -> Void = { record in
             guard run.sawHeader else {
@@ -251,17 +252,32 @@ public final class GTFSFeedLoader {
                                         totalBytes: total, seconds: Date().timeIntervalSince(started)))
             }
         }
-        try source.read(spec.fileName) { chunk in
-            if firstChunk {
-                firstChunk = false
-                if chunk.prefix(4096).contains(0) {
-                    throw GTFSFatalError(GTFSIssue(.fatal, "NOT_CSV", file: spec.fileName, line: 1,
-                                                   "the file holds binary data (a NUL byte), not comma-separated text"))
-                }
+        // The first 4 KiB are checked for a NUL byte before any of them is parsed, however
+        // the source chunks them: checking only the first chunk made the outcome depend on
+        // its size (a fuzz finding; FuzzRegressionTests in GTFSTests).
+        var head: [UInt8] = [], headChecked = false
+        func checkHead() throws {
+            headChecked = true
+            if head.contains(0) {
+                throw GTFSFatalError(GTFSIssue(.fatal, "NOT_CSV", file: spec.fileName, line: 1,
+                                               "the file holds binary data (a NUL byte), not comma-separated text"))
             }
-            try parser.feed(chunk, handle)
+            try head.withUnsafeBytes { try parser.feed($0, handle) }
         }
+        try source.read(spec.fileName) { chunk in
+            var rest = chunk
+            if !headChecked {
+                let n = min(4096 - head.count, chunk.count)
+                head += chunk.prefix(n)
+                rest = UnsafeRawBufferPointer(rebasing: chunk[n...])
+                if head.count < 4096 { return }
+                try checkHead()
+            }
+            try parser.feed(rest, handle)
+        }
+        if !headChecked { try checkHead() }
         try parser.finish(handle)
+        if run.kind == .stopTimes { flushTripRun(run) }
         run.stats.bytes = parser.bytesConsumed
         if !run.sawHeader && spec.required {
             throw GTFSFatalError(GTFSIssue(.fatal, "MISSING_HEADER", file: spec.fileName, line: 1,
@@ -352,6 +368,11 @@ public final class GTFSFeedLoader {
                     if bytes.isEmpty { continue }
                     if let value = parse(bytes, plans[col]) {
                         values[col] = value
+                        if bytes.count > Self.longestSensibleValue {
+                            let column = run.spec.columns[col]
+                            warning("VERY_LONG_VALUE", run, line, field: column.name, value: String(decoding: bytes.prefix(80), as: UTF8.self),
+                                    "\(bytes.count) bytes long; stored, but no screen or sign shows that much: a broken export?")
+                        }
                     } else {
                         let column = run.spec.columns[col]
                         let (code, message) = describeInvalid(column.kind, bytes)
@@ -389,11 +410,45 @@ public final class GTFSFeedLoader {
     }
     private func string(_ v: GTFSValue) -> String? { text(v).map { String(decoding: $0, as: UTF8.self) } }
 
+    /// A trip's times must not go backwards: checked over each run of rows of one trip, put
+    /// in stop_sequence order first (real feeds list a trip's rows in any order: Caltrain's
+    /// go by stop name). Memory stays one trip long; a trip whose rows are split into
+    /// several runs has each run checked on its own. A warning: the rest of the trip may be
+    /// right, and skipping a row would change it more.
+    private func checkTimesGoForward(_ run: FileRun, _ line: Int, trip: Int32, sequence: Int, arrival: Int?, departure: Int?) {
+        if tripRun.trip != trip { flushTripRun(run) }
+        tripRun.trip = trip
+        tripRun.rows.append((sequence, arrival, departure, line))
+    }
+
+    private func flushTripRun(_ run: FileRun) {
+        defer { tripRun.rows.removeAll(keepingCapacity: true); tripRun.trip = -1 }
+        guard tripRun.rows.count > 0 else { return }
+        func clock(_ t: Int) -> String { String(format: "%d:%02d:%02d", t / 3600, t / 60 % 60, t % 60) }
+        if !tripRun.rows.indices.dropFirst().allSatisfy({ tripRun.rows[$0 - 1].sequence < tripRun.rows[$0].sequence }) {
+            tripRun.rows.sort { $0.sequence < $1.sequence }
+        }
+        var previous: Int?
+        for r in tripRun.rows {
+            if let a = r.arrival, let d = r.departure, d < a {
+                warning("TIME_GOES_BACKWARDS", run, r.line, field: "departure_time", value: clock(d), "before this stop's arrival_time \(clock(a))")
+            } else if let previous, let t = r.arrival ?? r.departure, t < previous {
+                warning("TIME_GOES_BACKWARDS", run, r.line, field: r.arrival != nil ? "arrival_time" : "departure_time", value: clock(t),
+                        "earlier than the trip's time at the stop before it (\(clock(previous)))")
+            }
+            previous = r.departure ?? r.arrival ?? previous   // an untimed stop holds the next to the last time
+        }
+    }
+
     private func duplicate(_ run: FileRun, _ line: Int, _ field: String, _ value: GTFSValue) throws -> Bool {
         try rowError("DUPLICATE_KEY", run, line, field: field, value: string(value),
                      "this \(run.spec.key.joined(separator: " and ")) is already used by an earlier row; the first is kept")
         return false
     }
+
+    /// Longer than any name, headsign or URL a rider could be shown (a 10 MB stop name came
+    /// out of a broken export in the mutation tests and went in without a word).
+    static let longestSensibleValue = 4096
 
     private static var emptyBytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: nil, count: 0) }
 
@@ -418,6 +473,7 @@ public final class GTFSFeedLoader {
             } else if !compositeKeys.insert(UInt64(UInt32(bitPattern: trip)) << 32 | UInt64(sequence)) {
                 return try duplicate(ctx, line, "stop_sequence", v[4])
             }
+            checkTimesGoForward(ctx, line, trip: trip, sequence: sequence, arrival: int(v[1]), departure: int(v[2]))
             return true
 
         case .agency:
@@ -460,6 +516,15 @@ public final class GTFSFeedLoader {
             if !hasLat && locationType <= 2 && !parentHasCoordinates {
                 try rowError("NO_COORDINATES", ctx, line, field: "stop_lat", value: nil,
                              "a stop, station or entrance needs coordinates, or a parent station with coordinates to take them from")
+                return false
+            }
+            // 0,0 is in the Gulf of Guinea: an exporter's missing coordinates, not a stop
+            // (MobilityData's validator calls it an error too). Kept, it would stretch the
+            // coverage region across the Atlantic and draw walks to nowhere.
+            if hasLat, let lat = text(v[5]).flatMap(FieldParsing.decimal), let lon = text(v[6]).flatMap(FieldParsing.decimal),
+               abs(lat) < 1e-6 && abs(lon) < 1e-6 {
+                try rowError("COORDINATES_AT_ORIGIN", ctx, line, field: "stop_lat", value: "\(string(v[5]) ?? ""),\(string(v[6]) ?? "")",
+                             "latitude and longitude are both 0 (off the coast of Africa): the coordinates are missing")
                 return false
             }
             if stopLoaded[idx] { return try duplicate(ctx, line, "stop_id", v[0]) }

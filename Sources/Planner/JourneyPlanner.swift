@@ -46,7 +46,12 @@ public enum QueryTime: Sendable, Equatable {
         let t = text.trimmingCharacters(in: .whitespaces)
         let scalars = Array(t.utf8)
         guard scalars.count >= 16 else { return nil }
-        func num(_ a: Int, _ b: Int) -> Int? { Int(String(decoding: scalars[a..<b], as: UTF8.self)) }
+        // Digits only: Int("-8") let "08:-8" through as minute -8 (a fuzz finding; see
+        // FuzzRegressionTests in RaptorTests).
+        func num(_ a: Int, _ b: Int) -> Int? {
+            guard scalars[a..<b].allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+            return Int(String(decoding: scalars[a..<b], as: UTF8.self))
+        }
         guard scalars[4] == UInt8(ascii: "-"), scalars[7] == UInt8(ascii: "-"),
               scalars[10] == UInt8(ascii: "T") || scalars[10] == UInt8(ascii: " "), scalars[13] == UInt8(ascii: ":"),
               let y = num(0, 4), let mo = num(5, 7), let d = num(8, 10), let h = num(11, 13), let mi = num(14, 16),
@@ -58,12 +63,13 @@ public enum QueryTime: Sendable, Equatable {
         }
         let local = QueryTime.local(year: y, month: mo, day: d, hour: h, minute: mi, second: sec)
         if i == scalars.count { return local }
-        let rest = String(decoding: scalars[i...], as: UTF8.self)
         let date = Int64(ServiceDate(year: y, month: mo, day: d)!.daysSinceEpoch) * 86_400 + Int64(h * 3600 + mi * 60 + sec)
-        if rest == "Z" { return .instant(date) }
-        guard rest.count == 6, let sign = rest.first, sign == "+" || sign == "-",
-              let oh = Int(rest.dropFirst().prefix(2)), let om = Int(rest.suffix(2)), rest.dropFirst(3).first == ":" else { return nil }
-        let offset = Int64(oh * 3600 + om * 60) * (sign == "-" ? -1 : 1)
+        if scalars.count == i + 1 && scalars[i] == UInt8(ascii: "Z") { return .instant(date) }
+        // ±HH:MM, a real offset (RFC 3339: hours to 23, minutes to 59).
+        guard scalars.count == i + 6, scalars[i] == UInt8(ascii: "+") || scalars[i] == UInt8(ascii: "-"),
+              scalars[i + 3] == UInt8(ascii: ":"), let oh = num(i + 1, i + 3), let om = num(i + 4, i + 6),
+              oh < 24, om < 60 else { return nil }
+        let offset = Int64(oh * 3600 + om * 60) * (scalars[i] == UInt8(ascii: "-") ? -1 : 1)
         return .instant(date - offset)
     }
 }

@@ -26,19 +26,27 @@ public struct TransitAPI: Sendable {
     /// Where plans are worked out: first come, first served, one thread per core.
     let planners: WorkerPool
 
+    /// Plans per client: a token bucket per address (see `RateLimiter`).
+    let planLimit: RateLimiter
+
+    /// `planRate`: plan requests per second per client address, after a burst of
+    /// `planBurst`; 0 means no limit.
     public init(live: LiveTimetable, planBudget: Double = 2, planThreads: Int = ProcessInfo.processInfo.activeProcessorCount,
-                logger: Logger) {
+                planRate: Double = 0, planBurst: Int = 1, logger: Logger) {
         self.live = live; self.planBudget = planBudget; self.logger = logger
         planners = WorkerPool(threads: planThreads, name: "plan")
+        planLimit = RateLimiter(ratePerSecond: planRate, burst: planBurst)
     }
 
-    public func router() -> Router<BasicRequestContext> {
-        let router = Router()
+    public func router() -> Router<TransitRequestContext> {
+        let router = Router(context: TransitRequestContext.self)
         // First, so that it wraps every route and the not-found answer too.
         router.add(middleware: AccessLogAndErrors(logger: logger))
-        router.get("/v1/plan") { request, _ in
+        router.get("/v1/plan") { request, context in
             // The budget counts from arrival: time spent waiting for a planner is part of it.
             let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(self.planBudget * 1e9)
+            // Checked before the plan is queued, so that a refused request costs nothing.
+            try self.limit(context)
             return try await self.planners.run { try self.plan(request, deadline: deadline) }
         }
         router.get("/v1/coverage") { request, _ in try self.coverage(request) }
@@ -54,6 +62,16 @@ public struct TransitAPI: Sendable {
     }
 
     // MARK: Endpoints
+
+    /// Refuses a plan request over the client's rate: 429 with `Retry-After`.
+    func limit(_ context: TransitRequestContext) throws(APIError) {
+        guard let wait = planLimit.take(RateLimiter.key(context.remoteAddress)) else { return }
+        let rate = QueryParameters.plain(planLimit.ratePerSecond), burst = Int(planLimit.burst)
+        throw APIError(429, "RATE_LIMITED",
+                       "This server plans at most \(rate) trips a second for one address (\(burst) at once); please try again in \(wait) s.",
+                       details: ["retryAfterSeconds": .number(Double(wait)), "ratePerSecond": .number(planLimit.ratePerSecond),
+                                 "burst": .number(Double(burst))])
+    }
 
     func served() throws(APIError) -> ServedTimetable {
         guard let s = live.served else {
@@ -243,16 +261,21 @@ public struct TransitAPI: Sendable {
 /// `APIError`s as they are, Hummingbird's own (no such route: 404; wrong method: 405) with
 /// their status, anything else as a 500 that says nothing of the request.
 struct AccessLogAndErrors: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = TransitRequestContext
     let logger: Logger
+    /// The API takes no request body: a declared body over this (or one of unknown
+    /// length) is refused before anything reads it.
+    static let maxBodyBytes = 1024
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = DispatchTime.now().uptimeNanoseconds
         var response: Response
         do {
+            try Self.checkBody(request, context)
             response = try await next(request, context)
         } catch let e as APIError {
             response = Self.error(e)
+            if e.status == 429, case .number(let s)? = e.details["retryAfterSeconds"] { response.headers[.retryAfter] = String(Int(s)) }
         } catch let e as HTTPError where e.status.code == 404 && request.method != .get && Self.isRoute(request.uri.path) {
             response = Self.error(APIError(405, "METHOD_NOT_ALLOWED", "This resource answers GET only."))
             response.headers[.allow] = "GET"
@@ -272,6 +295,19 @@ struct AccessLogAndErrors: RouterMiddleware {
         return response
     }
 
+    /// Refuses a request body this API would never read. The rest of such a body is not
+    /// read either: the connection's input is closed, so the answer goes out and the
+    /// connection ends, rather than the server reading (and dropping) megabytes first.
+    static func checkBody(_ request: Request, _ context: Context) throws(APIError) {
+        let declared = request.headers[.contentLength].map { Int($0) ?? Int.max } ?? 0
+        let chunked = request.headers[.transferEncoding] != nil
+        guard declared > maxBodyBytes || chunked else { return }
+        context.channel.close(mode: .input, promise: nil)
+        throw APIError(413, "BODY_TOO_LARGE",
+                       "This API takes no request body; send the parameters in the query string (a body of at most \(maxBodyBytes) bytes is ignored).",
+                       details: ["allowed": .text("at most \(maxBodyBytes) bytes, with a Content-Length")])
+    }
+
     /// A path the API answers (with GET).
     static func isRoute(_ path: String) -> Bool {
         ["/v1/plan", "/v1/coverage", "/v1/stops", "/v1/health", "/openapi.json"].contains(path)
@@ -280,5 +316,19 @@ struct AccessLogAndErrors: RouterMiddleware {
 
     static func error(_ e: APIError) -> Response {
         TransitAPI.json(e.status, e.json)
+    }
+}
+
+/// What a request carries besides itself: the connection's peer address (the client the
+/// plan rate limit counts) and the connection (to stop reading a body nobody wants).
+public struct TransitRequestContext: RequestContext, RemoteAddressRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public let remoteAddress: SocketAddress?
+    let channel: any Channel
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        channel = source.channel
+        remoteAddress = source.channel.remoteAddress
     }
 }

@@ -216,6 +216,16 @@ public enum OpenAPIDocument {
        }
       }
      },
+     "413": {
+      "description": "`BODY_TOO_LARGE`: the request has a body (chunked, or over 1 KB); this API takes none.",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
      "503": {
       "description": "No timetable is loaded yet (starting, or the database is unreachable); retry after `Retry-After` seconds.",
       "content": {
@@ -245,6 +255,26 @@ public enum OpenAPIDocument {
         }
        }
       }
+     },
+     "429": {
+      "description": "`RATE_LIMITED`: this address sent more plan requests than the server's rate allows; retry after `Retry-After` seconds (`details`: `retryAfterSeconds`, `ratePerSecond`, `burst`).",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      },
+      "headers": {
+       "Retry-After": {
+        "description": "Seconds until a plan request from this address is accepted again.",
+        "required": true,
+        "schema": {
+         "type": "string",
+         "pattern": "^[0-9]+$"
+        }
+       }
+      }
      }
     }
    }
@@ -266,6 +296,16 @@ public enum OpenAPIDocument {
      },
      "400": {
       "description": "A parameter is missing or not allowed: `details.parameter` names it, `details.allowed` says what is.",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "413": {
+      "description": "`BODY_TOO_LARGE`: the request has a body (chunked, or over 1 KB); this API takes none.",
       "content": {
        "application/json": {
         "schema": {
@@ -317,6 +357,16 @@ public enum OpenAPIDocument {
      },
      "400": {
       "description": "A parameter is missing or not allowed: `details.parameter` names it, `details.allowed` says what is.",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "413": {
+      "description": "`BODY_TOO_LARGE`: the request has a body (chunked, or over 1 KB); this API takes none.",
       "content": {
        "application/json": {
         "schema": {
@@ -442,6 +492,16 @@ public enum OpenAPIDocument {
        }
       }
      },
+     "413": {
+      "description": "`BODY_TOO_LARGE`: the request has a body (chunked, or over 1 KB); this API takes none.",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
      "503": {
       "description": "No timetable is loaded yet (starting, or the database is unreachable); retry after `Retry-After` seconds.",
       "content": {
@@ -541,6 +601,16 @@ public enum OpenAPIDocument {
        }
       }
      },
+     "413": {
+      "description": "`BODY_TOO_LARGE`: the request has a body (chunked, or over 1 KB); this API takes none.",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
      "503": {
       "description": "No timetable is loaded yet (starting, or the database is unreachable); retry after `Retry-After` seconds.",
       "content": {
@@ -589,6 +659,16 @@ public enum OpenAPIDocument {
        }
       }
      },
+     "413": {
+      "description": "`BODY_TOO_LARGE`: the request has a body (chunked, or over 1 KB); this API takes none.",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
      "503": {
       "description": "Not serving yet (loading, or no database so far).",
       "content": {
@@ -619,6 +699,16 @@ public enum OpenAPIDocument {
      },
      "400": {
       "description": "A parameter is missing or not allowed: `details.parameter` names it, `details.allowed` says what is.",
+      "content": {
+       "application/json": {
+        "schema": {
+         "$ref": "#/components/schemas/Error"
+        }
+       }
+      }
+     },
+     "413": {
+      "description": "`BODY_TOO_LARGE`: the request has a body (chunked, or over 1 KB); this API takes none.",
       "content": {
        "application/json": {
         "schema": {

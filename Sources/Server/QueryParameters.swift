@@ -9,6 +9,8 @@ public struct QueryParameters: Sendable {
     /// Longest value accepted; longest query string.
     public static let maxValueLength = 200
     public static let maxQueryLength = 4096
+    /// The parameters that hold a rider's place.
+    public static let places: Set<String> = ["from", "to", "near"]
 
     @_optimize(none)  // see TransitAPI: the optimizer takes minutes on this glue
     public init(_ query: String?, allowed: [String]) throws(APIError) {
@@ -31,9 +33,11 @@ public struct QueryParameters: Sendable {
             guard let value = parts.count > 1 ? decode(parts[1]) : "" else {
                 throw APIError.badParameter(name, nil, "a value in valid percent-encoded UTF-8")
             }
-            guard values[name] == nil else { throw APIError.badParameter(name, value, "one value only (it is given twice)") }
+            // A rider's place is never repeated back, not even in these two (fuzz-query found them).
+            let hidden = Self.places.contains(name)
+            guard values[name] == nil else { throw APIError.badParameter(name, value, "one value only (it is given twice)", private: hidden) }
             guard value.count <= Self.maxValueLength else {
-                throw APIError.badParameter(name, String(value.prefix(40)), "at most \(Self.maxValueLength) characters")
+                throw APIError.badParameter(name, String(value.prefix(40)), "at most \(Self.maxValueLength) characters", private: hidden)
             }
             values[name] = value
         }

@@ -29,6 +29,16 @@ public final class Reloader: @unchecked Sendable {
         self.quietCheck = quietCheck
     }
 
+    /// The server's only way to the database, used for every session it opens (the
+    /// snapshot loader's extra connections are duplicates of it): read-only at the
+    /// database, so no bug in this process can write. Request handlers hold no connection
+    /// at all; they answer from the in-memory timetable. The SQL this process sends is
+    /// fixed text in TransitStore (the feed ids it names come from the catalogue or the
+    /// command line, escaped or bound as parameters), never anything from a request.
+    public static func connect(url: String) throws -> PGConnection {
+        try PGConnection(url: url, readOnly: true)
+    }
+
     public func start() {
         let thread = Thread { [self] in self.run() }
         thread.name = "transit-reloader"
@@ -40,7 +50,7 @@ public final class Reloader: @unchecked Sendable {
         var pause = 1.0
         while true {
             do {
-                let db = try PGConnection(url: url)
+                let db = try Self.connect(url: url)
                 try db.execute("LISTEN \(FeedCatalog.changeChannel)")
                 if !live.databaseStatus.reachable && live.databaseStatus.checkedAt != nil {
                     logger.info("database reachable again at \(db.displayURL)")

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import Server
 
 struct ServeCommand: AsyncParsableCommand {
@@ -15,7 +16,10 @@ struct ServeCommand: AsyncParsableCommand {
             the new timetable beside the old one and swaps it in. Starts answering (503 and \
             /v1/health) at once; if the database is down it says so and keeps trying. Logs \
             one line per request (path, status, latency; never the query string, which holds \
-            riders' places). SIGTERM or SIGINT: finishes the requests in flight, then exits.
+            riders' places). SIGTERM or SIGINT: finishes the requests in flight, then exits. \
+            Plan requests are limited per client address (--plan-rate, --plan-burst; over \
+            the limit: 429 with Retry-After); a request takes no body, headers are limited \
+            to 32 KB, and idle connections are closed after --idle-timeout.
             """
     )
 
@@ -27,12 +31,28 @@ struct ServeCommand: AsyncParsableCommand {
     var places: [String] = []
     @Option(help: ArgumentHelp("Seconds a plan request may spend looking for alternatives.", valueName: "seconds"))
     var planBudget = 2.0
+    // A rider planning a trip sends a few plans a minute; a page may send several at once,
+    // and several riders may share one address (an office, a carrier's NAT). 2 a second
+    // after a burst of 20 lets them through and keeps one client from taking more than a
+    // sliver of the planning threads (a plan is ~2-5 ms of CPU on a city, up to
+    // --plan-budget).
+    @Option(help: ArgumentHelp("Plan requests per second per client address, after a burst (0: no limit).", valueName: "n"))
+    var planRate = 2.0
+    @Option(help: ArgumentHelp("Plan requests a client address may send at once before --plan-rate applies.", valueName: "n"))
+    var planBurst = 20
+    // Long enough for a client that keeps its connection between a rider's requests,
+    // short enough that idle or trickling connections (slowloris) do not pile up.
+    @Option(help: ArgumentHelp("Seconds before a connection with no request in progress is closed.", valueName: "seconds"))
+    var idleTimeout = 30.0
     @OptionGroup var db: DatabaseOptions
 
     func validate() throws {
         try validatePlaces(places)
         guard (0...65_535).contains(port) else { throw ValidationError("--port \(port): allowed are 0 to 65535") }
         guard planBudget > 0 && planBudget <= 60 else { throw ValidationError("--plan-budget \(planBudget): allowed are more than 0 to 60 seconds") }
+        guard planRate >= 0 && planRate <= 1_000_000 else { throw ValidationError("--plan-rate \(planRate): allowed are 0 (no limit) to 1000000 a second") }
+        guard (1...1_000_000).contains(planBurst) else { throw ValidationError("--plan-burst \(planBurst): allowed are 1 to 1000000") }
+        guard idleTimeout >= 0.1 && idleTimeout <= 3600 else { throw ValidationError("--idle-timeout \(idleTimeout): allowed are 0.1 to 3600 seconds") }
     }
 
     func run() async throws {
@@ -47,10 +67,19 @@ struct ServeCommand: AsyncParsableCommand {
         let live = LiveTimetable()
         Reloader(url: url, live: live, feeds: feeds.isEmpty ? nil : feeds,
                  places: Dictionary(placeMap(places).map { ($0.feed, $0.place) }, uniquingKeysWith: { $1 }), logger: logger).start()
-        let api = TransitAPI(live: live, planBudget: planBudget, logger: logger)
+        let api = TransitAPI(live: live, planBudget: planBudget, planRate: planRate, planBurst: planBurst, logger: logger)
         let host = self.host
+        // The API is GET with a query string of at most 4 KB: a request line or header of
+        // 16 KB, 32 KB of headers or 100 of them is more than any client of it sends
+        // (nginx allows 8 KB a line by default). Past these the request is refused with
+        // 400 and the connection closed, before the server holds more of it.
+        // (Written through the contextual types: HummingbirdCore is not a dependency of its own.)
+        let idle = TimeAmount.nanoseconds(Int64(idleTimeout * 1e9))
         let app = Application(
             router: api.router(),
+            server: .http1(configuration: .init(
+                idleTimeout: idle,
+                httpDecoderConfiguration: .init(maxHeaderFieldSize: 16 * 1024, maxHeaderListSize: 32 * 1024, maxHeaderFieldCount: 100))),
             configuration: .init(address: .hostname(host, port: port), serverName: nil),
             onServerRunning: { channel in
                 // Tests and scripts read this line for the port.

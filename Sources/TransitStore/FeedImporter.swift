@@ -56,14 +56,32 @@ public final class FeedImporter {
         let source = try openFeed(at: path)
         try StoreSchema.ensure(db)
         try db.execute("BEGIN")
+        let result: ImportResult
         do {
-            let result = try importInTransaction(source: source, path: path, feedId: feedId, place: place, strict: strict, onEvent: onEvent)
-            try db.execute("COMMIT")
-            return result
+            result = try importInTransaction(source: source, path: path, feedId: feedId, place: place, strict: strict, onEvent: onEvent)
         } catch {
+            if !db.isConnected {
+                // PostgreSQL stopped or the network went: the server rolls back an open
+                // transaction whose client is gone, so nothing of this import was kept.
+                throw StoreError(.connectionLost, "the connection to PostgreSQL was lost during the import (\(Self.firstLine(error))); "
+                                 + "its transaction was rolled back: nothing was changed in the database. Import again once PostgreSQL is back.")
+            }
             try? db.execute("ROLLBACK")
             throw error
         }
+        do {
+            try db.execute("COMMIT")
+        } catch where !db.isConnected {
+            // Lost in the middle of COMMIT: only the database knows whether it got through.
+            throw StoreError(.connectionLost, "the connection to PostgreSQL was lost while committing version \(result.version) of \"\(feedId)\" "
+                             + "(\(Self.firstLine(error))): it may or may not have been stored. `transit feeds` shows which version is there.")
+        }
+        return result
+    }
+
+    private static func firstLine(_ error: Error) -> String {
+        let text = (error as? StoreError)?.message ?? "\(error)"
+        return String(text.split(separator: "\n").first ?? "").trimmingCharacters(in: .whitespaces)
     }
 
     private func importInTransaction(source: any GTFSFeedSource, path: String, feedId: String, place: String?, strict: Bool,

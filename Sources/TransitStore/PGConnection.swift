@@ -12,6 +12,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         case copyFailed = "COPY_FAILED"
         case badFeedId = "BAD_FEED_ID"
         case feedNotFound = "FEED_NOT_FOUND"
+        case connectionLost = "DATABASE_CONNECTION_LOST"
     }
     public let code: Code
     public let message: String
@@ -30,13 +31,43 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
 public final class PGConnection {
     private let conn: OpaquePointer
 
+    /// False once the server has gone away (stopped, restarted, network lost).
+    public var isConnected: Bool { PQstatus(conn) == CONNECTION_OK }
+
     /// The connection string with any password hidden, for messages.
     public let displayURL: String
 
     /// Connects; throws `StoreError.connectionFailed` with libpq's reason and what to do.
-    public init(url: String) throws {
+    ///
+    /// `readOnly`: every transaction of the session is READ ONLY at the database
+    /// (`default_transaction_read_only`, sent with the connection's `options`, so that
+    /// `duplicate()` connections are read-only too): a reader such as the server cannot
+    /// write whatever statement it sends by mistake; PostgreSQL refuses it (SQLSTATE
+    /// 25006). Any `options` in `url` are kept.
+    public init(url: String, readOnly: Bool = false) throws {
         displayURL = PGConnection.redact(url)
-        guard let c = PQconnectdb(url) else {
+        let connection: OpaquePointer?
+        if readOnly {
+            var options = "-c default_transaction_read_only=on"
+            if let parsed = PQconninfoParse(url, nil) {
+                var i = 0
+                while let keyword = parsed[i].keyword {
+                    if String(cString: keyword) == "options", let v = parsed[i].val { options = String(cString: v) + " " + options }
+                    i += 1
+                }
+                PQconninfoFree(parsed)
+            }
+            // The URL expanded first (expand_dbname), then `options` over its own.
+            let texts: [String] = ["dbname", "options", url, options]
+            let owned = texts.map { strdup($0) }
+            defer { owned.forEach { free($0) } }
+            let keywords: [UnsafePointer<CChar>?] = [UnsafePointer(owned[0]), UnsafePointer(owned[1]), nil]
+            let values: [UnsafePointer<CChar>?] = [UnsafePointer(owned[2]), UnsafePointer(owned[3]), nil]
+            connection = PQconnectdbParams(keywords, values, 1)
+        } else {
+            connection = PQconnectdb(url)
+        }
+        guard let c = connection else {
             throw StoreError(.connectionFailed, "cannot reach PostgreSQL at \(PGConnection.redact(url)): out of memory")
         }
         if PQstatus(c) != CONNECTION_OK {

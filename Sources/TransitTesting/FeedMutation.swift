@@ -23,14 +23,12 @@ public enum FeedMutation: String, CaseIterable, Sendable {
     case emptyFile = "stop_times.txt empty"
 
     /// Whether the importer must say something (a refusal, a skipped row or a warning):
-    /// false where a valid feed may come out (columns in another order, a trip with one
-    /// stop or a calendar row without days is odd but not wrong).
-    public var mustBeReported: Bool {
-        switch self {
-        case .shuffleColumns, .tripWithOneStop, .calendarWithNoDays, .coordinatesAtZero, .stopTimesOutOfOrder, .tenMegabyteField: return false
-        default: return true
-        }
-    }
+    /// all but the valid if odd feeds (columns in another order, a trip with one stop or a
+    /// calendar row without days is odd but not wrong).
+    public var mustBeReported: Bool { !isValidFeed }
+
+    /// Whether what comes out is a valid GTFS feed, if an odd one: it must import.
+    public var isValidFeed: Bool { [.shuffleColumns, .tripWithOneStop, .calendarWithNoDays].contains(self) }
 
     /// Whether the import must be refused as a whole.
     public var mustBeFatal: Bool { [.dropColumn, .missingFile, .binaryGarbage].contains(self) }

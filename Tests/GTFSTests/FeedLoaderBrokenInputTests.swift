@@ -227,6 +227,49 @@ struct FeedLoaderBrokenInputTests {
         }
     }
 
+    @Test("times going backwards in a trip: a warning at the row, the rows kept")
+    func timesGoingBackwards() throws {
+        try withFeed { feed in
+            // STBA: 6:00 at its first stop, then 5:50 at the second; CITY1's second stop leaves before it arrives.
+            try feed.replace("stop_times.txt", "STBA,6:20:00,6:20:00,", with: "STBA,5:50:00,5:50:00,")
+            try feed.replace("stop_times.txt", "CITY1,6:05:00,6:07:00,", with: "CITY1,6:05:00,6:04:00,")
+            let (summary, _) = try loadFeed(feed.path)
+            let found = issues(summary, "TIME_GOES_BACKWARDS")
+            #expect(found.map(\.severity) == [.warning, .warning])
+            #expect(found.map(\.location) == ["stop_times.txt:3 field arrival_time (\"5:50:00\")",
+                                               "stop_times.txt:5 field departure_time (\"6:04:00\")"])
+            #expect(found.first?.message.contains("6:00:00") == true)
+            #expect(summary.stats("stop_times.txt")?.rowsLoaded == 28)
+        }
+    }
+
+    @Test("a stop at 0,0 is a row error (missing coordinates), a stop near it is not")
+    func stopAtOrigin() throws {
+        try withFeed { feed in
+            try feed.replace("stops.txt", "36.425288,-117.133162", with: "0.0,0")
+            try feed.replace("stops.txt", "36.868446,-116.784582", with: "0.0001,0.0001")
+            let (summary, _) = try loadFeed(feed.path)
+            let issue = try #require(issues(summary, "COORDINATES_AT_ORIGIN").first)
+            #expect(issue.severity == .rowError)
+            #expect(issue.location == "stops.txt:2 field stop_lat (\"0.0,0\")")
+            #expect(issues(summary, "COORDINATES_AT_ORIGIN").count == 1)
+            #expect(summary.stats("stops.txt")?.rowsLoaded == 8)
+        }
+    }
+
+    @Test("a value of more than 4 KB is a warning naming the field; it is stored")
+    func veryLongValue() throws {
+        try withFeed { feed in
+            let name = String(repeating: "Furnace Creek ", count: 400) + "Resort"   // 5,606 bytes
+            try feed.replace("stops.txt", "Furnace Creek Resort (Demo)", with: name)
+            let (summary, sink) = try loadFeed(feed.path, keeping: ["stops.txt"])
+            let issue = try #require(issues(summary, "VERY_LONG_VALUE").first)
+            #expect(issue.severity == .warning && issue.line == 2 && issue.field == "stop_name")
+            #expect(issue.message.hasPrefix("5606 bytes long"))
+            #expect(sink.rows("stops.txt").contains { $0["stop_name"] == .text(name) })
+        }
+    }
+
     @Test("a repeated stop_id")
     func duplicateStop() throws {
         try withFeed { feed in

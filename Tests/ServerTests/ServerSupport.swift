@@ -12,13 +12,16 @@ final class ServerProcess: @unchecked Sendable {
     let port: Int
 
     /// Starts the server on a free port and waits until it listens (not until it has a
-    /// timetable: see `waitUntil`).
-    init(databaseURL: String, arguments: [String] = []) throws {
-        running = try TransitBinary.start(["serve", "--port", "0"] + arguments, databaseURL: databaseURL)
+    /// timetable: see `waitUntil`). The tests send many plans from one address, faster
+    /// than the per-client limit a public server has: unless `limitPlans`, it is lifted
+    /// (`--plan-rate 0`); `SecurityTests` set their own.
+    init(databaseURL: String, arguments: [String] = [], limitPlans: Bool = false) throws {
+        running = try TransitBinary.start(["serve", "--port", "0"] + (limitPlans ? [] : ["--plan-rate", "0"]) + arguments,
+                                          databaseURL: databaseURL)
         let deadline = Date().addingTimeInterval(120)
         var found: Int?
         while found == nil && Date() < deadline && running.isRunning {
-            if let r = running.stderrSoFar.range(of: #"listening on http://127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
+            if let r = running.stderrSoFar.range(of: #"listening on http://[0-9.]+:(\d+)"#, options: .regularExpression) {
                 found = Int(running.stderrSoFar[r].split(separator: ":").last!)
             } else {
                 usleep(50_000)

@@ -21,13 +21,24 @@ struct MutatedFeedTests {
         return ["caltrain", "google-sample", "bart-2018"].compactMap { try? FeedFixtures.bundledFeed($0) }
     }
 
+    /// What `transit import --json` printed: enough to judge the outcome.
+    struct ImportJSON: Decodable {
+        let version: Int
+        let issues: [GTFSIssueLog.Entry]
+    }
+
+    /// The binary, not the library: a crash or a hang then shows as the child's death (killed
+    /// after 10 minutes) instead of taking the test runner down, and `TRANSIT_BIN` can point at
+    /// a release build (`Scripts/reliability.sh` does, for every shared feed).
     @Test("every mutation of a real feed: one of three outcomes, the place named, nothing half-changed",
-          .timeLimit(.minutes(30)), arguments: feeds)
+          .timeLimit(.minutes(60)), arguments: feeds)
     func mutations(_ zip: String) throws {
         let name = URL(fileURLWithPath: zip).deletingPathExtension().lastPathComponent
-        try withTestDatabase { _, conn in
-            _ = try FeedImporter(db: conn).importFeed(at: zip, feedId: "m")
-            _ = try FeedImporter(db: conn).importFeed(at: FeedFixtures.bundledFeed("google-sample"), feedId: "other")
+        try withTestDatabase { testDB, conn in
+            for (feed, id) in [(zip, "m"), (try FeedFixtures.bundledFeed("google-sample"), "other")] {
+                let r = try TransitBinary.run(["import", feed, "--feed", id], databaseURL: testDB.url, timeout: 600)
+                try #require(r.status == 0, "the good \(id) feed did not import: \(r.stderr.suffix(800))")
+            }
             var version = 1
             var outcomes: [String] = []
             for mutation in FeedMutation.allCases {
@@ -35,36 +46,56 @@ struct MutatedFeedTests {
                 defer { folder.remove() }
                 guard let what = try mutation.apply(to: folder) else { outcomes.append("\(mutation.rawValue): not applicable"); continue }
                 let label = "\(name), \(mutation.rawValue) (\(what))"
+                var problems: [String] = []
+                let outcome: String
                 let before = try TableChecksums.snapshot(conn)
                 let started = Date()
-                do {
-                    let result = try FeedImporter(db: conn).importFeed(at: folder.path, feedId: "m")
+                let run = try TransitBinary.run(["import", folder.path, "--feed", "m", "--json"], databaseURL: testDB.url, timeout: 600)
+                let seconds = Date().timeIntervalSince(started)
+                let refusal = run.stderr.range(of: #"import failed: fatal (\S+) at ([^\n]+)"#, options: .regularExpression)
+                if run.signaled {
+                    outcome = "crashed or hung (signal \(run.status))"
+                    problems.append("\(outcome) after \(Int(seconds)) s: \(run.stderr.suffix(800))")
+                } else if run.status == 0 {
                     version += 1
-                    #expect(result.version == version, "\(label): imported as version \(result.version)")
-                    let issues = result.summary.issues
-                    let reported = issues.count(.rowError) + issues.count(.warning)
-                    #expect(!mutation.mustBeFatal, "\(label): imported, but it should have been refused")
-                    #expect(reported > 0 || !mutation.mustBeReported, "\(label): imported without a word")
-                    for entry in issues.entries where entry.kind.severity == .rowError || entry.kind.severity == .warning {
-                        for ex in entry.examples {
-                            #expect(!ex.file.isEmpty && ex.location.contains(ex.file), "\(label): \(ex) does not name its file")
-                            #expect(ex.line != nil || ex.field == nil, "\(label): \(ex) names a field but no line")
+                    do {
+                        let result = try JSONDecoder().decode(ImportJSON.self, from: Data(run.stdout.utf8))
+                        if result.version != version { problems.append("imported as version \(result.version), not \(version)") }
+                        let counted = result.issues.filter { $0.kind.severity == .rowError || $0.kind.severity == .warning }
+                        let skipped = counted.filter { $0.kind.severity == .rowError }.reduce(0) { $0 + $1.count }
+                        let warnings = counted.filter { $0.kind.severity == .warning }.reduce(0) { $0 + $1.count }
+                        if mutation.mustBeFatal { problems.append("imported, but it should have been refused") }
+                        if skipped + warnings == 0 && mutation.mustBeReported { problems.append("imported without a word") }
+                        for ex in counted.flatMap(\.examples) {
+                            if ex.file.isEmpty || !ex.location.contains(ex.file) { problems.append("\(ex) does not name its file") }
+                            if ex.line == nil && ex.field != nil { problems.append("\(ex) names a field but no line") }
                         }
+                        let first = counted.first?.examples.first.map { " (first: \($0.code) at \($0.location))" } ?? ""
+                        outcome = "imported, \(skipped) rows skipped, \(warnings) warnings\(first)"
+                    } catch {
+                        outcome = "imported, unreadable summary"
+                        problems.append("the --json summary does not decode (\(error)): \(run.stdout.prefix(300))")
                     }
-                    outcomes.append("\(mutation.rawValue): imported, \(issues.count(.rowError)) rows skipped, \(issues.count(.warning)) warnings"
-                                    + (issues.first.map { " (first: \($0.code) at \($0.location))" } ?? ""))
-                } catch let fatal as GTFSFatalError {
-                    #expect(!fatal.issue.file.isEmpty && fatal.issue.location.contains(fatal.issue.file),
-                            "\(label): the refusal does not name the file: \(fatal)")
+                } else if run.status == 1, let refusal {
+                    let line = String(run.stderr[refusal].dropFirst("import failed: fatal ".count))
+                    outcome = "refused, \(line)"
+                    if mutation.isValidFeed { problems.append("refused, but a valid if odd feed must import") }
+                    let file = line.split(separator: " at ").last.map { String($0.prefix { $0 != ":" && $0 != " " }) } ?? ""
+                    if !file.hasSuffix(".txt") && !file.hasSuffix(".zip") && file != folder.path.split(separator: "/").last.map(String.init) {
+                        problems.append("the refusal does not name the file: \(line)")
+                    }
                     let after = try TableChecksums.snapshot(conn)
-                    #expect(after == before, "\(label): a refused import changed \(TableChecksums.differences(before, after))")
-                    #expect(try catalogVersion(conn, "m") == version)
-                    outcomes.append("\(mutation.rawValue): refused, \(fatal.issue.code) at \(fatal.issue.location)")
-                } catch {
-                    Issue.record("\(label): neither imported nor refused with a GTFS error: \(type(of: error)): \(error)")
+                    if after != before { problems.append("a refused import changed \(TableChecksums.differences(before, after))") }
+                    if try catalogVersion(conn, "m") != version { problems.append("the catalog's version moved") }
+                } else {
+                    outcome = "failed without a GTFS refusal (status \(run.status))"
+                    problems.append("\(outcome): \(run.stderr.suffix(800))")
                 }
-                // A hang shows as a time limit; this says which case was slow.
-                #expect(Date().timeIntervalSince(started) < 600, "\(label): took \(Int(Date().timeIntervalSince(started))) s")
+                for p in problems { Issue.record("\(label): \(p)") }
+                outcomes.append("\(mutation.rawValue): \(outcome)")
+                // One line per case as it ends, for Scripts/reliability.sh's table and progress.
+                let verdict = problems.isEmpty ? "ok" : "FAIL"
+                FileHandle.standardError.write(Data("RELIABILITY\tmutation\t\(name): \(mutation.rawValue)\t\(verdict)\t\(outcome), \(String(format: "%.1f", seconds)) s\n".utf8))
             }
             // The other feed was never touched.
             #expect(try catalogVersion(conn, "other") == 1)
