@@ -81,7 +81,7 @@ public enum FeedMutation: String, CaseIterable, Sendable {
             guard lines.count > 2 else { return nil }
             let last = FeedFolder.splitLineEnd(lines[lines.count - 1]).content
             lines[lines.count - 1] = last.prefix(last.count / 2)
-            try f.write("stop_times.txt", lines.reduce(Data(), +))
+            try f.write("stop_times.txt", FeedFolder.joined(lines))
             return "stop_times.txt line \(lines.count) cut after \(last.count / 2) bytes"
         case .stopTimesOutOfOrder:
             return try editTable(f, "stop_times.txt") { t in
