@@ -98,6 +98,12 @@ PY
 echo "==> serve" >&2
 # One address sends everything: lift the per-client limit on plans.
 start_server "$bin" "$work/serve.log" --plan-rate 0
+# Coverage regions are worked out after the timetable is served (503 NOT_READY meanwhile):
+# the clock starts once the server answers everything.
+for _ in $(seq 1 600); do
+    curl -sf "http://127.0.0.1:$port/v1/coverage" >/dev/null && break
+    sleep 0.2
+done
 # Every request of the mix once before the clock starts: a path that fails fails here too.
 bad=$(awk -v base="http://127.0.0.1:$port" '{ print base $0 }' "$work/paths.txt" | head -400 |
     xargs -n 50 curl -s -o /dev/null -w '%{http_code}\n' | grep -cE '^(5..|000)$' || true)

@@ -88,7 +88,10 @@ public enum FeedMutation: String, CaseIterable, Sendable {
                 guard let a = t.header.firstIndex(of: "arrival_time"), let d = t.header.firstIndex(of: "departure_time"),
                       let trip = t.header.firstIndex(of: "trip_id"), t.rows.count > 1,
                       let i = t.rows.indices.dropLast().first(where: { t.rows[$0].count == t.header.count && t.rows[$0 + 1].count == t.header.count
-                          && t.rows[$0][trip] == t.rows[$0 + 1][trip] && !t.rows[$0][a].isEmpty && !t.rows[$0 + 1][a].isEmpty }) else { return nil }
+                          && t.rows[$0][trip] == t.rows[$0 + 1][trip] && !t.rows[$0][a].isEmpty && !t.rows[$0 + 1][a].isEmpty
+                          // Two stops a minute apart often share a time (Sacramento's first two do):
+                          // swapping those would change nothing.
+                          && t.rows[$0][a] != t.rows[$0 + 1][a] }) else { return nil }
                 // The later stop time gets the earlier one's times and the other way round.
                 (t.rows[i][a], t.rows[i + 1][a]) = (t.rows[i + 1][a], t.rows[i][a])
                 (t.rows[i][d], t.rows[i + 1][d]) = (t.rows[i + 1][d], t.rows[i][d])

@@ -8,7 +8,8 @@ import TransitTesting
 /// same feed id: each ends in one of the importer's three outcomes with a message naming
 /// the file (and line, for a row), never a crash or a hang; a refused import leaves every
 /// table as it was, an accepted one is the next version. Here on the bundled feeds;
-/// `TRANSIT_MUTATION_FEEDS=all Scripts/test.sh --filter MutatedFeedTests` runs every shared feed.
+/// `TRANSIT_MUTATION_FEEDS=all Scripts/test.sh --filter MutatedFeedTests` runs every shared feed
+/// (or a list of them by name, with commas).
 @Suite("Mutated real feeds", .serialized)
 struct MutatedFeedTests {
     static var feeds: [String] {
@@ -17,6 +18,9 @@ struct MutatedFeedTests {
             let dir = (try? FeedFixtures.sharedDataDirectory().appendingPathComponent("gtfs").path) ?? ""
             return ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".zip") }.sorted()
                 .map { dir + "/" + $0 }
+        }
+        if !env.isEmpty {   // shared feeds by name: sacramento-sacrt-2024,bart-2018
+            return env.split(separator: ",").compactMap { try? FeedFixtures.sharedFeed(String($0)) }
         }
         return ["caltrain", "google-sample", "bart-2018"].compactMap { try? FeedFixtures.bundledFeed($0) }
     }
