@@ -1,5 +1,6 @@
 import Foundation
 import GTFS
+import TransitModel
 
 /// A few real lines of each text file of a real feed: the seeds' raw material.
 ///
@@ -27,7 +28,7 @@ public struct FeedSample: Sendable {
             var head: [UInt8] = [], headLines = 0
             var reservoir: [[UInt8]] = [], seen = 0
             var line: [UInt8] = []
-            var random = SplitMix(seed: UInt64(truncatingIfNeeded: name.utf8.reduce(5381) { $0 &* 33 &+ Int($1) }))
+            var random = SeededRandom(seed: UInt64(truncatingIfNeeded: name.utf8.reduce(5381) { $0 &* 33 &+ Int($1) }))
             var scanned = 0
             func take(_ l: [UInt8]) {
                 if headLines <= firstLines { head += l; headLines += 1; return }
@@ -79,19 +80,6 @@ public struct FeedSample: Sendable {
         if let first = header.first, first.hasPrefix("\u{FEFF}") { header[0] = String(first.dropFirst()) }
         guard let i = header.firstIndex(of: name) else { return [] }
         return lines.dropFirst().compactMap { i < $0.count && !$0[i].isEmpty ? $0[i] : nil }
-    }
-}
-
-/// SplitMix64: a seeded generator, so that samples and derived choices repeat exactly.
-struct SplitMix: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

@@ -76,7 +76,7 @@ struct BenchCommand: ParsableCommand {
 
             // Queries stay within one feed (both ends, on that feed's busiest day): a trip
             // from Vilnius to Sacramento has no answer and measures nothing useful.
-            var rng = SplitMix(seed: seed)
+            var rng = SeededRandom(seed: seed)
             var stopsByFeed: [[Int]] = Array(repeating: [], count: tt.snapshot.feedIds.count)
             for s in 0..<tt.stopCount where tt.stopBoardable[s] && tt.stopRouteOffsets[s + 1] > tt.stopRouteOffsets[s] {
                 stopsByFeed[Int(tt.stopFeed[s])].append(s)
@@ -201,17 +201,5 @@ struct BenchCommand: ParsableCommand {
 struct UnsafeMutableSendable<T>: @unchecked Sendable {
     let buffer: UnsafeMutableBufferPointer<T>
     init(_ b: UnsafeMutableBufferPointer<T>) { buffer = b }
-}
-
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
 
