@@ -26,27 +26,20 @@ threads="${WRK_THREADS:-2}"
 runs="${RUNS:-3}"
 
 Scripts/setup.sh
+. Scripts/lib/cluster.sh
 . Scripts/lib/serve.sh
 ensure_wrk
-started_pg=0
-if ! Scripts/postgres.sh status >/dev/null 2>&1; then started_pg=1; fi
-eval "$(Scripts/postgres.sh start)"
 work=$(mktemp -d)
 server_pid=""
 cleanup() {
-    [ -n "$server_pid" ] && kill -TERM "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null || true
+    stop_server
     rm -rf "$work"
-    if [ "$started_pg" = 1 ]; then Scripts/postgres.sh stop; fi
+    release_cluster
 }
 trap cleanup EXIT
-if [ -z "${TRANSIT_BIN:-}" ]; then
-    echo "==> release build" >&2
-    swift build -c release --product transit >&2
-fi
-bin="${TRANSIT_BIN:-$root/.build/release/transit}"
-
-psql -q "$DATABASE_URL" -c "DROP DATABASE IF EXISTS transit_bench_api WITH (FORCE)" -c "CREATE DATABASE transit_bench_api"
-export DATABASE_URL="${DATABASE_URL/\/transit\?//transit_bench_api?}"
+use_cluster
+release_transit
+fresh_database transit_bench_api
 id=$(basename "$feed" .zip)
 echo "==> import $feed" >&2
 "$bin" import "$feed" --feed "$id" >/dev/null
@@ -58,48 +51,16 @@ echo "==> serve" >&2
 # wrk sends hundreds of plans a second from one address: lift the per-client limit.
 start_server "$bin" "$work/serve.log" --plan-rate 0
 
-cat > "$work/plan.lua" <<'LUA'
--- Cycles through the paths (each thread from its own offset) and counts answers by class.
-local paths = {}
-for line in io.lines(os.getenv("PATHS_FILE")) do paths[#paths + 1] = line end
-local threads = {}
-local counter = 0
-function setup(thread)
-  thread:set("offset", counter * 7919)
-  counter = counter + 1
-  table.insert(threads, thread)
-end
-function init(args)
-  i = offset
-  ok, client, server = 0, 0, 0
-end
-function request()
-  i = i + 1
-  return wrk.format("GET", paths[(i % #paths) + 1])
-end
-function response(status, headers, body)
-  if status >= 500 then server = server + 1 elseif status >= 400 then client = client + 1 else ok = ok + 1 end
-end
-function done(summary, latency, requests)
-  local o, c, s = 0, 0, 0
-  for _, t in ipairs(threads) do o = o + t:get("ok"); c = c + t:get("client"); s = s + t:get("server") end
-  local errors = summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout + s
-  io.write(string.format("RESULT requests_per_s=%.1f p50_ms=%.2f p99_ms=%.2f requests=%d ok=%d answered_4xx=%d server_5xx=%d socket_errors=%d errors=%d\n",
-    summary.requests / (summary.duration / 1e6), latency:percentile(50) / 1000, latency:percentile(99) / 1000,
-    summary.requests, o, c, s, summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout, errors))
-end
-LUA
-
 echo "==> warm-up (5 s), then $runs runs of wrk -t$threads -c$connections -d$duration" >&2
-PATHS_FILE="$work/paths.txt" wrk -t"$threads" -c"$connections" -d5s -s "$work/plan.lua" "http://127.0.0.1:$port" >/dev/null
+PATHS_FILE="$work/paths.txt" wrk -t"$threads" -c"$connections" -d5s -s Scripts/lib/paths.lua "http://127.0.0.1:$port" >/dev/null
 for run in $(seq 1 "$runs"); do
     if [ "$run" -gt 1 ]; then
         echo "==> in process, pass $run" >&2
         "$bin" bench --feed "$id" --queries "$queries" --kind answer | tee "$work/bench-$run.txt"
     fi
-    PATHS_FILE="$work/paths.txt" wrk -t"$threads" -c"$connections" -d"$duration" --latency -s "$work/plan.lua" "http://127.0.0.1:$port" | tee "$work/wrk-$run.txt"
+    PATHS_FILE="$work/paths.txt" wrk -t"$threads" -c"$connections" -d"$duration" --latency -s Scripts/lib/paths.lua "http://127.0.0.1:$port" | tee "$work/wrk-$run.txt"
 done
-kill -TERM "$server_pid"; wait "$server_pid" || true; server_pid=""
+stop_server
 grep -q "internal error" "$work/serve.log" && { echo "the server logged internal errors:" >&2; grep "internal error" "$work/serve.log" | head >&2; }
 
 # Medians over the runs and passes: the machine is shared and noisy.
@@ -107,18 +68,18 @@ median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 field() { for run in $(seq 1 "$runs"); do grep -h '^RESULT' "$work/wrk-$run.txt" | sed -E "s/.*[ ]$1=([0-9.]+).*/\1/"; done; }
 cores=$(nproc)
 pass() { for run in $(seq 1 "$runs"); do awk -v t="$1" '$1 == "answer" && $2 == t { print $6 }' "$work/bench-$run.txt"; done; }
-rps=$(field requests_per_s | median)
-p50=$(field p50_ms | median)
-p99=$(field p99_ms | median)
+rps=$(field rate | median)
+p50=$(field p50 | median)
+p99=$(field p99 | median)
 errors=$(field errors | awk '{ s += $1 } END { print s }')
 answered4xx=$(field answered_4xx | awk '{ s += $1 } END { print s }')
 one=$(pass 1 | median)
 all=$(pass "$cores" | median)
-ratios=$(paste <(field requests_per_s) <(pass 1) | awk -v c="$cores" '{ printf "%.2f\n", $1 / ($2 * c) }')
+ratios=$(paste <(field rate) <(pass 1) | awk -v c="$cores" '{ printf "%.2f\n", $1 / ($2 * c) }')
 ratio=$(echo "$ratios" | median)
 echo
 echo "feed $id, $connections connections, $runs runs of $duration, $cores cores (wrk on the same machine)"
-echo "server runs:   $(field requests_per_s | tr '\n' ' ')requests/s; p99 $(field p99_ms | tr '\n' ' ')ms"
+echo "server runs:   $(field rate | tr '\n' ' ')requests/s; p99 $(field p99 | tr '\n' ' ')ms"
 echo "in process:    answer on 1 core before each run: $(pass 1 | tr '\n' ' ')queries/s; on $cores: $(pass "$cores" | tr '\n' ' ')"
 echo "server median: $rps requests/s, p50 $p50 ms, p99 $p99 ms; errors in all runs $errors ($answered4xx answered with a 4xx reason)"
 echo "in process:    answer, median of $runs passes: $one queries/s on 1 core, $all on $cores"

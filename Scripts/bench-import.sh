@@ -17,24 +17,16 @@ rounds="${2:-5}"
 [ -f "$feed" ] || { echo "bench-import.sh: no feed at $feed" >&2; exit 1; }
 
 Scripts/setup.sh
-started_pg=0
-if ! Scripts/postgres.sh status >/dev/null 2>&1; then started_pg=1; fi
-eval "$(Scripts/postgres.sh start)"
+. Scripts/lib/cluster.sh
 work=$(mktemp -d)
 cleanup() {
     rm -rf "$work"
-    if [ "$started_pg" = 1 ]; then Scripts/postgres.sh stop; fi
+    release_cluster
 }
 trap cleanup EXIT
-
-echo "==> release build" >&2
-swift build -c release --product transit >&2
-bin="$root/.build/release/transit"
-
-# A database of its own, so the benchmark neither sees nor touches other feeds.
-db_url="${DATABASE_URL/\/transit\?//transit_bench?}"
-psql -q "$DATABASE_URL" -c "DROP DATABASE IF EXISTS transit_bench WITH (FORCE)" -c "CREATE DATABASE transit_bench"
-export DATABASE_URL="$db_url"
+use_cluster
+release_transit
+fresh_database transit_bench
 
 unzip -q -o "$feed" -d "$work/feed"
 copy_sql="$work/copy.sql"

@@ -26,16 +26,11 @@ if [ "$mode" = one ] && [ ${#feeds[@]} -eq 0 ]; then feeds=("$shared/gtfs/bydgos
 if [ "$mode" != one ]; then feeds=("$shared"/gtfs/*.zip); fi
 
 Scripts/setup.sh
-started_pg=0
-if ! Scripts/postgres.sh status >/dev/null 2>&1; then started_pg=1; fi
-eval "$(Scripts/postgres.sh start)"
-if [ "$started_pg" = 1 ]; then trap 'Scripts/postgres.sh stop' EXIT; fi
-echo "==> release build" >&2
-swift build -c release --product transit >&2
-bin="$root/.build/release/transit"
-
-psql -q "$DATABASE_URL" -c "DROP DATABASE IF EXISTS transit_bench_routing WITH (FORCE)" -c "CREATE DATABASE transit_bench_routing"
-export DATABASE_URL="${DATABASE_URL/\/transit\?//transit_bench_routing?}"
+. Scripts/lib/cluster.sh
+trap release_cluster EXIT
+use_cluster
+release_transit
+fresh_database transit_bench_routing
 ids=()
 for f in "${feeds[@]}"; do
     id=$(basename "$f" .zip)

@@ -43,28 +43,21 @@ queries="${QUERIES:-400}"
 label=$([ "$window" = 60 ] && echo minute || echo window)
 
 Scripts/setup.sh
+. Scripts/lib/cluster.sh
 . Scripts/lib/serve.sh
 ensure_wrk
-started_pg=0
-if ! Scripts/postgres.sh status >/dev/null 2>&1; then started_pg=1; fi
-eval "$(Scripts/postgres.sh start)"
 work="$root/.build-soak"
 rm -rf "$work"
 mkdir -p "$work"
 server_pid=""
 cleanup() {
-    [ -n "$server_pid" ] && kill -TERM "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null || true
-    if [ "$started_pg" = 1 ]; then Scripts/postgres.sh stop; fi
+    stop_server
+    release_cluster
 }
 trap cleanup EXIT
-if [ -z "${TRANSIT_BIN:-}" ]; then
-    echo "==> release build" >&2
-    swift build -c release --product transit >&2
-fi
-bin="${TRANSIT_BIN:-$root/.build/release/transit}"
-
-psql -q "$DATABASE_URL" -c "DROP DATABASE IF EXISTS transit_soak WITH (FORCE)" -c "CREATE DATABASE transit_soak"
-export DATABASE_URL="${DATABASE_URL/\/transit\?//transit_soak?}"
+use_cluster
+release_transit
+fresh_database transit_soak
 id=$(basename "$feed" .zip)
 echo "==> import $feed" >&2
 "$bin" import "$feed" --feed "$id" >/dev/null
@@ -112,45 +105,11 @@ bad=$(awk -v base="http://127.0.0.1:$port" '{ print base $0 }' "$work/paths.txt"
 # Pause after each answer so that CONNECTIONS connections send RATE requests/s in all.
 # less the typical answer time (about 5 ms), which is part of each connection's cycle
 pause_ms=$(awk -v c="$connections" -v r="$rate" 'BEGIN { p = c * 1000 / r - 5; printf "%d", (p > 0 ? p : 0) }')
-cat > "$work/soak.lua" <<LUA
-local paths = {}
-for line in io.lines("$work/paths.txt") do paths[#paths + 1] = line end
-local threads = {}
-local counter = 0
-function setup(thread)
-  thread:set("offset", counter * 997)
-  counter = counter + 1
-  table.insert(threads, thread)
-end
-function init(args)
-  i = offset
-  ok, client, server = 0, 0, 0
-end
-function delay() return $pause_ms end
-function request()
-  i = i + 1
-  return wrk.format("GET", paths[(i % #paths) + 1])
-end
-function response(status, headers, body)
-  if status >= 500 then server = server + 1 elseif status >= 400 then client = client + 1 else ok = ok + 1 end
-end
-function done(summary, latency, requests)
-  local o, c, s = 0, 0, 0
-  for _, t in ipairs(threads) do o = o + t:get("ok"); c = c + t:get("client"); s = s + t:get("server") end
-  local sock = summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout
-  io.write(string.format("errors connect=%d read=%d write=%d timeout=%d status=%d\n", summary.errors.connect,
-    summary.errors.read, summary.errors.write, summary.errors.timeout, summary.errors.status))
-  io.write(string.format("RESULT rate=%.1f p50=%.2f p90=%.2f p99=%.2f max=%.2f requests=%d ok=%d answered_4xx=%d server_5xx=%d socket_errors=%d\n",
-    summary.requests / (summary.duration / 1e6), latency:percentile(50) / 1000, latency:percentile(90) / 1000,
-    latency:percentile(99) / 1000, latency.max / 1000, summary.requests, o, c, s, sock))
-end
-LUA
-
 rss_mb() { awk '/^VmRSS/ { printf "%.0f", $2 / 1024 }' "/proc/$server_pid/status"; }
 echo "==> $minutes × ${window} s at $rate requests/s ($connections connections, ${pause_ms} ms pause after each answer); RSS before: $(rss_mb) MB" >&2
 : > "$work/minutes.txt"
 for m in $(seq 1 "$minutes"); do
-    wrk -t2 -c"$connections" -d"${window}s" -s "$work/soak.lua" "http://127.0.0.1:$port" > "$work/wrk-$m.txt"
+    PATHS_FILE="$work/paths.txt" PAUSE_MS="$pause_ms" wrk -t2 -c"$connections" -d"${window}s" -s Scripts/lib/paths.lua "http://127.0.0.1:$port" > "$work/wrk-$m.txt"
     kill -0 "$server_pid" 2>/dev/null || { echo "soak.sh: the server died in minute $m" >&2; tail -20 "$work/serve.log" >&2; exit 1; }
     line="$(grep '^RESULT' "$work/wrk-$m.txt") rss=$(rss_mb)"
     echo "minute=$m $line" >> "$work/minutes.txt"
@@ -158,7 +117,7 @@ for m in $(seq 1 "$minutes"); do
         printf "%s %2d: %6.1f req/s  p50 %6.2f ms  p90 %6.2f ms  p99 %6.2f ms  max %7.2f ms  errors %d  4xx %d  RSS %d MB\n",
             label, $1, v["rate"], v["p50"], v["p90"], v["p99"], v["max"], v["server_5xx"] + v["socket_errors"], v["answered_4xx"], v["rss"] }'
 done
-kill -TERM "$server_pid"; wait "$server_pid" || true; server_pid=""
+stop_server
 internal=$(grep -c "internal error" "$work/serve.log" || true)
 
 awk -v target="$rate" -v internal="$internal" -v f="$steady_factor" -v slack="$steady_slack" -v label="$label" '

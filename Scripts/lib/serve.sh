@@ -1,5 +1,6 @@
 # Sourced by Scripts/bench-api.sh, Scripts/soak.sh and Scripts/reliability.sh: wrk, and a
-# `transit serve` in the background on a free loopback port.
+# `transit serve` in the background on a free loopback port. The requests are sent with
+# wrk and Scripts/lib/paths.lua.
 
 # Installs wrk (Debian) when it is missing.
 ensure_wrk() {
@@ -23,4 +24,12 @@ start_server() {
     echo "the server did not come up:" >&2
     tail -20 "$log" >&2
     return 1
+}
+
+# stop_server: stops the server start_server started, if it runs, and waits for it.
+stop_server() {
+    if [ -n "${server_pid:-}" ]; then
+        kill -TERM "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null || true
+    fi
+    server_pid=""
 }
