@@ -66,7 +66,7 @@ extension JourneyPlanner {
         var at = Int(stop)
         if !tt.stopBoardable[at] && stops[at].locationType != 1 && stops[at].parent >= 0 { at = Int(stops[at].parent) }
         let platforms: [Int] = stops[at].locationType == 1
-            ? stops.indices.filter { stops[$0].parent == Int32(at) && tt.stopBoardable[$0] }
+            ? tt.stationChildren[Int32(at)].map(Int.init).filter { tt.stopBoardable[$0] }
             : (tt.stopBoardable[at] ? [at] : [])
 
         // Candidates as (time, route, position in the route, trip within the route, day);

@@ -18,8 +18,6 @@ public final class ServedTimetable: Sendable {
     public let loadedAt: Date
     public let loadSeconds: Double
     private let coverageState = Mutex<CoverageState>(.building)
-    /// Station -> its child stops (platforms, entrances).
-    let stationChildren: [Int32: [Int32]]
 
     public enum CoverageState: Sendable {
         case building
@@ -34,9 +32,6 @@ public final class ServedTimetable: Sendable {
         self.feeds = feeds
         self.loadedAt = loadedAt
         self.loadSeconds = loadSeconds
-        var children: [Int32: [Int32]] = [:]
-        for (i, st) in planner.timetable.snapshot.stops.enumerated() where st.parent >= 0 { children[st.parent, default: []].append(Int32(i)) }
-        stationChildren = children
     }
 
     public var timetable: Timetable { planner.timetable }

@@ -26,7 +26,7 @@ enum StopJSON {
         if let p = st.platformCode, !p.isEmpty { o["platformCode"] = p }
         if st.parent >= 0 { o["parentStation"] = s.stops[Int(st.parent)].stopId }
         var members = [stop]
-        if st.locationType == 1 { members += served.children(of: stop) }
+        if st.locationType == 1 { members += tt.stationChildren[stop] }
         o["routes"] = tt.sourceRoutes(through: members).map { route(s, $0) }
         for (k, v) in extra { o[k] = v }
         return o
@@ -40,9 +40,4 @@ enum StopJSON {
         if let h = d.headsign, !h.isEmpty { o["headsign"] = h }
         return o
     }
-}
-
-extension ServedTimetable {
-    /// The stops whose parent station is `station`.
-    func children(of station: Int32) -> [Int32] { stationChildren[station] ?? [] }
 }

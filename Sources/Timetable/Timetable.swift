@@ -33,6 +33,8 @@ public final class Timetable: Sendable {
     public let stopRouteOffsets: [Int32]
     public let stopRouteRoute: [Int32]
     public let stopRoutePosition: [Int32]
+    // Station -> its child stops (platforms, entrances, …).
+    public let stationChildren: StationChildren
 
     // MARK: Routes (trip patterns)
 
@@ -126,7 +128,7 @@ public final class Timetable: Sendable {
     public let warnings: [String]
 
     init(stopCount: Int, stopLatitude: [Double], stopLongitude: [Double], stopBoardable: [Bool], stopFeed: [Int32],
-         stopRouteOffsets: [Int32], stopRouteRoute: [Int32], stopRoutePosition: [Int32],
+         stopRouteOffsets: [Int32], stopRouteRoute: [Int32], stopRoutePosition: [Int32], stationChildren: StationChildren,
          routeStopOffsets: [Int32], routeStops: [Int32], routeCanBoard: [Bool], routeCanAlight: [Bool],
          routeTripOffsets: [Int32], routeTimeOffsets: [Int32], departures: [Int32], arrivals: [Int32],
          routeTimeZone: [Int32], routeSourceRoute: [Int32], routeService: [Int32],
@@ -138,6 +140,7 @@ public final class Timetable: Sendable {
         self.stopCount = stopCount; self.stopLatitude = stopLatitude; self.stopLongitude = stopLongitude
         self.stopBoardable = stopBoardable; self.stopFeed = stopFeed
         self.stopRouteOffsets = stopRouteOffsets; self.stopRouteRoute = stopRouteRoute; self.stopRoutePosition = stopRoutePosition
+        self.stationChildren = stationChildren
         self.routeCount = routeStopOffsets.count - 1
         self.routeStopOffsets = routeStopOffsets; self.routeStops = routeStops
         self.routeCanBoard = routeCanBoard; self.routeCanAlight = routeCanAlight
@@ -423,5 +426,32 @@ public final class SharedTables: Sendable {
             }
         }
         return made
+    }
+}
+
+/// Each station's child stops (the stops whose parent_station it is: platforms, entrances,
+/// …), in stop order, as one offset table over one list, made once per timetable rather
+/// than by a scan of all stops wherever a station is expanded.
+public struct StationChildren: Sendable {
+    private let offsets: [Int32]
+    private let list: [Int32]
+
+    public init(_ stops: [FeedSnapshot.Stop]) {
+        var offsets = [Int32](repeating: 0, count: stops.count + 1)
+        for stop in stops where stop.parent >= 0 { offsets[Int(stop.parent) + 1] += 1 }
+        for i in 0..<stops.count { offsets[i + 1] += offsets[i] }
+        var list = [Int32](repeating: 0, count: Int(offsets[stops.count]))
+        var fill = offsets
+        for (i, stop) in stops.enumerated() where stop.parent >= 0 {
+            list[Int(fill[Int(stop.parent)])] = Int32(i)
+            fill[Int(stop.parent)] += 1
+        }
+        self.offsets = offsets
+        self.list = list
+    }
+
+    /// The child stops of `station` (none for a stop that is no one's parent).
+    public subscript(station: Int32) -> ArraySlice<Int32> {
+        list[Int(offsets[Int(station)])..<Int(offsets[Int(station) + 1])]
     }
 }

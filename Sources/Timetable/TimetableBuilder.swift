@@ -193,6 +193,7 @@ public enum TimetableBuilder {
         // Stop grids and footpaths: one local projection per group of nearby feeds.
         let (grids, pairs) = try footpathCandidates(lat: lat, lon: lon, boardable: boardable, stopFeed: stopFeed,
                                                     feedCount: s.feedIds.count, radius: options.footpathBeelineMeters)
+        let stationChildren = StationChildren(s.stops)
         var rules: [Int64: (rule: TransferRule, minTime: Int32, direct: Bool, line: Int32)] = [:]
         func key(_ a: Int32, _ b: Int32) -> Int64 { Int64(a) << 32 | Int64(b) }
         func expand(_ stop: Int32) -> (stops: [Int32], direct: Bool) {
@@ -200,7 +201,7 @@ public enum TimetableBuilder {
             switch st.locationType {
             case 0: return (boardable[Int(stop)] ? [stop] : [], true)
             case 1:
-                return (s.stops.indices.filter { s.stops[$0].parent == stop && boardable[$0] }.map(Int32.init), false)
+                return (stationChildren[stop].filter { boardable[Int($0)] }, false)
             default: return ([], true)
             }
         }
@@ -257,7 +258,7 @@ public enum TimetableBuilder {
 
         return Timetable(stopCount: stopCount, stopLatitude: lat, stopLongitude: lon, stopBoardable: boardable,
                          stopFeed: stopFeed, stopRouteOffsets: stopRouteCount, stopRouteRoute: stopRouteRoute,
-                         stopRoutePosition: stopRoutePosition, routeStopOffsets: routeStopOffsets, routeStops: routeStops,
+                         stopRoutePosition: stopRoutePosition, stationChildren: stationChildren, routeStopOffsets: routeStopOffsets, routeStops: routeStops,
                          routeCanBoard: canBoard, routeCanAlight: canAlight, routeTripOffsets: routeTripOffsets,
                          routeTimeOffsets: routeTimeOffsets, departures: departures, arrivals: arrivals,
                          routeTimeZone: routeTimeZone, routeSourceRoute: routeSource, routeService: routeService,

@@ -65,7 +65,7 @@ final class LocalBackend: PlanBackend {
         return stops.search(text, limit: 30).map { m in
             let st = s.stops[Int(m.stop)]
             var members = [m.stop]
-            if st.locationType == 1 { members += s.stops.indices.filter { s.stops[$0].parent == m.stop }.map { Int32($0) } }
+            if st.locationType == 1 { members += tt.stationChildren[m.stop] }
             let routes = tt.sourceRoutes(through: members).map { source -> (mode: String, name: String) in
                 let r = s.routes[Int(source)]
                 return (LegMode(routeType: Int(r.type)).noun, r.shortName.flatMap { $0.isEmpty ? nil : $0 } ?? r.longName ?? r.routeId)

@@ -28,6 +28,22 @@ import TransitTesting
     static let milan = Fixture(try! FeedFixtures.sharedFeed("milan-atm-2014"), "milan")
     static let wmata = Fixture(try! FeedFixtures.sharedFeed("wmata-rail-2026"), "wmata")
 
+    /// The timetable's station index (used for departures at a station, stop search
+    /// results and transfers.txt rows between stations) lists, for every stop, the stops
+    /// that name it as their parent_station, in stop order: checked against a scan.
+    @Test func stationChildrenIndex() {
+        var stations = 0
+        for f in [Self.bart, Self.milan, Self.wmata] {
+            let tt = f.planner.timetable, stops = tt.snapshot.stops
+            var scanned = [[Int32]](repeating: [], count: stops.count)
+            for (i, st) in stops.enumerated() where st.parent >= 0 { scanned[Int(st.parent)].append(Int32(i)) }
+            let wrong = stops.indices.filter { Array(tt.stationChildren[Int32($0)]) != scanned[$0] }
+            #expect(wrong.isEmpty, "\(wrong.prefix(5).map { stops[$0].stopId })")
+            stations += scanned.filter { !$0.isEmpty }.count
+        }
+        #expect(stations > 0)
+    }
+
     /// What a departure is, for comparing: instant, trip, service date, platform.
     struct Key: Hashable, Comparable, CustomStringConvertible {
         var time: Int64, trip: String, date: ServiceDate, stop: Int32
