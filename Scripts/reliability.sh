@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reliability under bad input, faults and load, in one run (about 45 minutes on 2 cores),
+# Reliability under bad input, faults and load, in one run (about 30 minutes on 2 cores),
 # ending in a table of cases tried, passed and failed with the figures:
 #
 #   Scripts/reliability.sh
