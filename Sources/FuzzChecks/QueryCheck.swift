@@ -21,7 +21,6 @@ public enum QueryCheck {
         ("/v1/stops/{id}", ["feed", "time", "limit"]),
         ("/v1/health", []),
     ]
-    static var places: Set<String> { QueryParameters.places }
 
     public static func check(_ input: UnsafeRawBufferPointer) throws(FuzzFailure) {
         let query = String(decoding: input, as: UTF8.self)
@@ -101,7 +100,7 @@ public enum QueryCheck {
         if e.code == "BAD_PARAMETER", case .text(let name)? = e.details["parameter"] {
             guard names.contains(name) || name == "id" else { throw fail("BAD_PARAMETER names \(name.debugDescription), not a parameter here") }
             guard e.message.contains(name) else { throw fail("BAD_PARAMETER for \(name) does not say so: \(e.message)") }
-            if places.contains(name) {
+            if QueryParameters.places.contains(name) {
                 guard e.details["value"] == nil else { throw fail("the error repeats the place given for \(name): \(e.details)") }
                 let allowed: String = { if case .text(let a)? = e.details["allowed"] { return a } else { return "" } }()
                 // The value given for the place, decoded as the server decodes it.

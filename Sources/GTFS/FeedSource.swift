@@ -1,7 +1,7 @@
 import Foundation
 import ZIPFoundation
 
-/// Where a feed's files come from: a zip archive or a folder. Files are streamed in
+/// Where a feed's files come from: a zip archive or a folder (or memory). Files are streamed in
 /// chunks, never read whole, so memory stays flat whatever the feed size.
 public protocol GTFSFeedSource {
     /// What to call the feed in messages (its path).
@@ -54,6 +54,34 @@ public struct DirectoryFeedSource: GTFSFeedSource {
             let data = try handle.read(upToCount: 1 << 20) ?? Data()
             if data.isEmpty { break }
             try data.withUnsafeBytes { try chunk($0) }
+        }
+    }
+}
+
+/// A feed held in memory, handed out in chunks of `chunkSize` bytes: for readers of bytes
+/// that never were a file (the fuzz targets), and for choosing the chunk boundaries a zip's
+/// inflater or a folder's reads would otherwise choose.
+public final class MemoryFeedSource: GTFSFeedSource {
+    public let name: String
+    public let files: [String: [UInt8]]
+    public let chunkSize: Int
+    public let fileNames: [String]
+
+    public init(name: String = "memory", files: [String: [UInt8]], chunkSize: Int = 1 << 20) {
+        self.name = name
+        self.files = files
+        self.chunkSize = max(1, chunkSize)
+        fileNames = files.keys.sorted()
+    }
+
+    public func size(of file: String) -> Int? { files[file]?.count }
+
+    public func read(_ file: String, chunk: (UnsafeRawBufferPointer) throws -> Void) throws {
+        guard let bytes = files[file] else { return }
+        try bytes.withUnsafeBytes { all in
+            for start in stride(from: 0, to: all.count, by: chunkSize) {
+                try chunk(UnsafeRawBufferPointer(rebasing: all[start..<min(all.count, start + chunkSize)]))
+            }
         }
     }
 }

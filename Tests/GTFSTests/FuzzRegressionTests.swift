@@ -2,38 +2,17 @@ import Foundation
 import Testing
 import GTFS
 
-/// A feed in memory whose files come in chunks of `chunkSize` bytes, as a zip's inflater
-/// may hand them out.
-final class ChunkedMemorySource: GTFSFeedSource {
-    let name = "memory"
-    let files: [String: [UInt8]]
-    let chunkSize: Int
-    var fileNames: [String] { files.keys.sorted() }
-
-    init(_ files: [String: [UInt8]], chunkSize: Int) { self.files = files; self.chunkSize = chunkSize }
-
-    /// The files of a bundled zip, with some replaced.
-    convenience init(zip: String, replacing changed: [String: [UInt8]], chunkSize: Int) throws {
-        let source = try ZipFeedSource(path: bundledFeed(zip))
-        var files: [String: [UInt8]] = [:]
-        for name in source.fileNames {
-            var bytes: [UInt8] = []
-            try source.read(name) { bytes += $0 }
-            files[name] = bytes
-        }
-        self.init(files.merging(changed) { $1 }, chunkSize: chunkSize)
+/// The files of a bundled zip, with some replaced, in memory in chunks of `chunkSize`
+/// bytes, as a zip's inflater may hand them out.
+func bundledFeedInMemory(_ zip: String, replacing changed: [String: [UInt8]], chunkSize: Int) throws -> MemoryFeedSource {
+    let source = try ZipFeedSource(path: bundledFeed(zip))
+    var files: [String: [UInt8]] = [:]
+    for name in source.fileNames {
+        var bytes: [UInt8] = []
+        try source.read(name) { bytes += $0 }
+        files[name] = bytes
     }
-
-    func size(of file: String) -> Int? { files[file]?.count }
-
-    func read(_ file: String, chunk: (UnsafeRawBufferPointer) throws -> Void) throws {
-        guard let bytes = files[file] else { return }
-        try bytes.withUnsafeBytes { all in
-            for start in stride(from: 0, to: all.count, by: chunkSize) {
-                try chunk(UnsafeRawBufferPointer(rebasing: all[start..<min(all.count, start + chunkSize)]))
-            }
-        }
-    }
+    return MemoryFeedSource(files: files.merging(changed) { $1 }, chunkSize: chunkSize)
 }
 
 /// Inputs with which the fuzz targets (`Scripts/fuzz.sh`, checks in Sources/FuzzChecks)
@@ -48,7 +27,7 @@ struct FuzzRegressionTests {
           arguments: [1, 2, 3, 64, 4095, 4096, 1 << 20])
     func nulAfterASmallFirstChunk(chunkSize: Int) throws {
         for bytes: [UInt8] in [[0x32, 0x04, 0x00], Array("from_stop_id,to_stop_id,transfer_type\nA,B,0\n".utf8) + [0x00, 0x31]] {
-            let source = try ChunkedMemorySource(zip: "google-sample.zip", replacing: ["transfers.txt": bytes], chunkSize: chunkSize)
+            let source = try bundledFeedInMemory("google-sample.zip", replacing: ["transfers.txt": bytes], chunkSize: chunkSize)
             let issue = thrownFatal { _ = try GTFSFeedLoader(source: source).load(into: RecordingSink()) }
             #expect(issue?.code == "NOT_CSV" && issue?.file == "transfers.txt" && issue?.line == 1 && issue?.field == nil,
                     "chunks of \(chunkSize): \(issue.map(\.description) ?? "no fatal issue")")
