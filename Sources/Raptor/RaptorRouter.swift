@@ -1,7 +1,7 @@
 import Timetable
 
 /// Round-based public transit routing (Delling, Pajor, Werneck, "Round-Based Public
-/// Transit Routing", ALENEX 2012), as `../shared/spec/routing-model.md` defines answers.
+/// Transit Routing", ALENEX 2012), as `docs/routing-model.md` defines answers.
 ///
 /// Round k finds, for every stop, the best time reachable with exactly k rides that
 /// improves on fewer rides; the destination's best after round k is the Pareto answer

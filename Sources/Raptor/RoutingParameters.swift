@@ -1,4 +1,4 @@
-/// The routing model's parameters (`../shared/spec/routing-model.md`), checked when built.
+/// The routing model's parameters (`docs/routing-model.md`), checked when built.
 public struct RoutingParameters: Sendable, Equatable, Codable {
     /// Meters per second.
     public var walkSpeed: Double = 1.33

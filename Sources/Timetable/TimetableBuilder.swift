@@ -2,7 +2,7 @@ import Foundation
 import Geo
 import TransitModel
 
-/// Builds a `Timetable` from a `FeedSnapshot`, following `../shared/spec/routing-model.md`:
+/// Builds a `Timetable` from a `FeedSnapshot`, following `docs/routing-model.md`:
 /// which stops are boarded, untimed stop times interpolated, frequencies expanded, service
 /// days, time zones, footpaths and transfers.txt rules.
 public enum TimetableBuilder {

@@ -3,7 +3,7 @@ import Geo
 import TransitModel
 
 // The tests' reference router: an independent implementation of the default routing model
-// (`/work/shared/spec/routing-model.md`) that the production RAPTOR router is checked against.
+// (`docs/routing-model.md`) that the production RAPTOR router is checked against.
 // It shares nothing with the production code but `FeedSnapshot` and the spec, and it uses a
 // different algorithm: a Connection Scan (Dibbelt, Pajor, Strasser, Wagner, "Connection Scan
 // Algorithm", 2013/2018) with one label per number of rides, run forward for depart-at and on
