@@ -10,7 +10,7 @@ let package = Package(
     products: [
         .executable(name: "transit", targets: ["TransitCLI"]),
         // For the libFuzzer package in Fuzz/ (a package can only use another's products).
-        .library(name: "TransitLibraries", targets: ["FuzzChecks", "GTFS", "TransitModel", "Planner", "Server"]),
+        .library(name: "TransitLibraries", targets: ["FuzzChecks", "GTFS", "TransitModel", "Planner", "PlanText", "Server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -36,13 +36,20 @@ let package = Package(
         .target(name: "Timetable", dependencies: ["TransitModel", "Geo"]),
         // The router: RAPTOR over a Timetable. No I/O, no logging, no globals.
         .target(name: "Raptor", dependencies: ["Timetable", "TransitModel"]),
-        // Places, times and walks around the router: what a plan request means.
+        // The planner: places, times and walks around the router; typed answers. No faces:
+        // it writes no JSON and no terminal text.
         .target(name: "Planner", dependencies: ["Raptor", "Timetable", "TransitModel", "Geo"]),
         // Coverage regions: where each feed serves (GEOS for unions and simplification).
-        .target(name: "Coverage", dependencies: ["Timetable", "TransitModel", "Geo", "Planner", "CGEOS"]),
+        .target(name: "Coverage", dependencies: ["Timetable", "Raptor", "TransitModel", "Geo", "CGEOS"]),
+        // The JSON wire format of plan answers and errors: written by the HTTP API and
+        // `transit plan --json`, read back by `transit plan --server`.
+        .target(name: "PlanJSON", dependencies: ["Planner", "Raptor", "TransitModel", "Geo"]),
+        // The terminal's face: plan answers as text, times in words, places by name, the
+        // itinerary map as SVG. Used by the CLI (a library so the fuzz checks and tests reach it).
+        .target(name: "PlanText", dependencies: ["PlanJSON", "Planner", "Coverage", "Timetable", "TransitModel", "Geo"]),
         // The HTTP API: Hummingbird over a LiveTimetable kept in step with the database.
         .target(name: "Server", dependencies: [
-            "Planner", "Coverage", "TransitStore", "Timetable", "TransitModel", "Geo",
+            "Planner", "PlanJSON", "Coverage", "TransitStore", "Timetable", "TransitModel", "Geo",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -50,7 +57,7 @@ let package = Package(
             .product(name: "DequeModule", package: "swift-collections"),
         ]),
         .executableTarget(name: "TransitCLI", dependencies: [
-            "TransitModel", "GTFS", "TransitStore", "Timetable", "Raptor", "Planner", "Coverage", "Geo", "Server",
+            "TransitModel", "GTFS", "TransitStore", "Timetable", "Raptor", "Planner", "PlanJSON", "PlanText", "Coverage", "Geo", "Server",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
@@ -58,16 +65,16 @@ let package = Package(
         ]),
         .target(name: "TransitTesting", dependencies: ["GTFS", "TransitStore", "TransitModel", "Geo"]),
         // The fuzz targets' checks and seeds: run by libFuzzer (Fuzz/, Scripts/fuzz.sh) and by FuzzChecksTests.
-        .target(name: "FuzzChecks", dependencies: ["GTFS", "TransitModel", "Planner", "Server"]),
+        .target(name: "FuzzChecks", dependencies: ["GTFS", "TransitModel", "Planner", "PlanText", "Server"]),
 
         .testTarget(name: "TransitModelTests", dependencies: ["TransitModel"]),
         .testTarget(name: "GTFSTests", dependencies: ["GTFS", "TransitModel", "TransitTesting"]),
         .testTarget(name: "GeoTests", dependencies: ["Geo", "TransitTesting"]),
         .testTarget(name: "TransitStoreTests", dependencies: ["TransitStore", "GTFS", "TransitTesting"]),
         .testTarget(name: "TimetableTests", dependencies: ["Timetable", "TransitModel", "GTFS", "TransitTesting"]),
-        .testTarget(name: "CoverageTests", dependencies: ["Coverage", "Timetable", "Planner", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
+        .testTarget(name: "CoverageTests", dependencies: ["Coverage", "Timetable", "Planner", "PlanJSON", "PlanText", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
         .testTarget(name: "ServerTests", dependencies: ["Server", "TransitStore", "TransitTesting"]),
         .testTarget(name: "FuzzChecksTests", dependencies: ["FuzzChecks", "TransitTesting"]),
-        .testTarget(name: "RaptorTests", dependencies: ["Raptor", "Timetable", "Planner", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
+        .testTarget(name: "RaptorTests", dependencies: ["Raptor", "Timetable", "Planner", "PlanJSON", "PlanText", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
     ]
 )

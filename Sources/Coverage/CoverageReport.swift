@@ -53,8 +53,8 @@ public struct CoverageReport: Sendable {
             let limit = max(isolatedMeters, isolatedFactor * median)
             for (s, d) in zip(r.servedStops, nearest) where d > limit {
                 let stop = tt.snapshot.stops[Int(s)]
-                notes.append("\(r.feedId): stop \(stop.stopId) (\(stop.name)) is \(ItineraryText.distance(d)) from any other stop "
-                             + "with service (the median is \(ItineraryText.distance(median)))")
+                notes.append("\(r.feedId): stop \(stop.stopId) (\(stop.name)) is \(Words.distance(d)) from any other stop "
+                             + "with service (the median is \(Words.distance(median)))")
             }
         }
         return CoverageReport(regions: regions, unions: CoverageBuilder.unions(regions, timetable: tt), problems: problems, notes: notes)

@@ -245,7 +245,7 @@ public enum CoverageSVG {
     /// The line of each route that `include` takes (given the route and its stops): its
     /// first trip's shape, else the line through its stops; a shape or a stop sequence
     /// shared by several routes comes once, with the first of them.
-    static func distinctLines(_ tt: Timetable, where include: (Int, [Int32]) -> Bool) -> [(route: Int, points: [Coordinate])] {
+    public static func distinctLines(_ tt: Timetable, where include: (Int, [Int32]) -> Bool) -> [(route: Int, points: [Coordinate])] {
         var out: [(route: Int, points: [Coordinate])] = []
         var seenShapes = Set<Int32>(), seenSequences = Set<[Int32]>()
         for r in 0..<tt.routeCount {
@@ -266,7 +266,7 @@ public enum CoverageSVG {
 
     /// The XML declaration, the `svg` element (white, sans-serif) and the map's clip path
     /// `map-clip` (x, y, width, height): how both pictures here begin.
-    static func documentStart(width: Int, height: Int, clip: (Double, Double, Double, Double)) -> String {
+    public static func documentStart(width: Int, height: Int, clip: (Double, Double, Double, Double)) -> String {
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             + "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\" "
             + "font-family=\"Helvetica, Arial, sans-serif\">\n"
@@ -275,12 +275,12 @@ public enum CoverageSVG {
     }
 
     /// A scale bar's bracket and middle tick, `length` pixels from `left` on baseline `y`.
-    static func scaleBarTicks(left: Double, y: Double, length: Double) -> String {
+    public static func scaleBarTicks(left: Double, y: Double, length: Double) -> String {
         "<path d=\"M\(f(left)) \(f(y - 5))v5h\(f(length))v-5\" fill=\"none\" stroke=\"#111827\" stroke-width=\"1.5\"/>\n"
             + "<path d=\"M\(f(left + length / 2)) \(f(y - 3))v3\" fill=\"none\" stroke=\"#111827\" stroke-width=\"1\"/>\n"
     }
 
-    static let neutralGrey = "#8a8f98"
+    public static let neutralGrey = "#8a8f98"
 
     /// The route colour for the key: the darkest in use (light ones barely show on a swatch).
     static func keyRouteColor(_ colors: [String]) -> String {
@@ -331,7 +331,7 @@ public enum CoverageSVG {
 
     /// Appends `M x y x y …` (and `Z` when closed), skipping points closer than `minStep`
     /// pixels to the previous drawn one (the last point is always drawn).
-    static func appendPath(_ d: inout String, _ points: [(x: Double, y: Double)], minStep: Double, closed: Bool) {
+    public static func appendPath(_ d: inout String, _ points: [(x: Double, y: Double)], minStep: Double, closed: Bool) {
         guard points.count >= 2 else { return }
         var kept: [(x: Double, y: Double)] = [points[0]]
         let step2 = minStep * minStep
@@ -358,7 +358,7 @@ public enum CoverageSVG {
     }
 
     /// A number with one decimal place ("12.3", "-0.5", "7.0").
-    static func f(_ v: Double) -> String {
+    public static func f(_ v: Double) -> String {
         guard v.isFinite else { return "0.0" }
         let tenths = Int((v * 10).rounded())
         let sign = tenths < 0 ? "-" : ""
@@ -372,29 +372,29 @@ public enum CoverageSVG {
     }
 
     /// The largest 1, 2, 5 × 10ⁿ not above `target` (km).
-    static func roundLength(_ target: Double) -> Double {
+    public static func roundLength(_ target: Double) -> Double {
         guard target.isFinite, target > 0 else { return 1 }
         let p = pow(10, floor(log10(target)))
         for m in [5.0, 2, 1] where m * p <= target * 1.0000001 { return m * p }
         return p
     }
 
-    static func lengthLabel(_ km: Double) -> String {
+    public static func lengthLabel(_ km: Double) -> String {
         km >= 1 ? String(Int(km.rounded())) : String(format: "%g", km)
     }
 
     /// A rough width of a text in pixels (sans-serif; DejaVu Sans, the widest usual
     /// fallback, is about 0.6 em a character, 0.68 em bold).
-    static func textWidth(_ s: String, size: Double, bold: Bool = false) -> Double {
+    public static func textWidth(_ s: String, size: Double, bold: Bool = false) -> Double {
         Double(s.count) * size * (bold ? 0.68 : 0.6)
     }
 
-    static func truncated(_ s: String, _ n: Int) -> String {
+    public static func truncated(_ s: String, _ n: Int) -> String {
         s.count <= n ? s : String(s.prefix(n - 1)) + "…"
     }
 
     /// XML text and attribute escaping.
-    static func escape(_ s: String) -> String {
+    public static func escape(_ s: String) -> String {
         var out = ""
         out.reserveCapacity(s.count)
         for ch in s {

@@ -1,5 +1,6 @@
 import Foundation
 import Planner
+import PlanText
 import TransitModel
 
 /// `fuzz-time`: every reader of times and dates on the same bytes: `ServiceTime.parse`

@@ -55,7 +55,7 @@ extension JourneyPlanner {
         let message = inPeriod
             ? "The \(end) is outside the area served on that day: no stop near it has service then; the nearest area with service is \(region)."
             : "The \(end) is outside the area this service covers: the nearest region is \(region), "
-              + (meters < 1000 ? "\(Int(meters.rounded(.up))) m" : ItineraryText.distance(meters)) + " away."
+              + (meters < 1000 ? "\(Int(meters.rounded(.up))) m" : Words.distance(meters)) + " away."
         var details: [String: PlanDetail] = ["end": .text(end), "nearestRegion": .text(id), "regionName": .text(name)]
         if !inPeriod { details["distanceMeters"] = .number(meters.rounded()) }
         return PlanError("OUTSIDE_COVERAGE", message, details: details)

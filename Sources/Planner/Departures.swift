@@ -26,8 +26,8 @@ public struct Departure: Sendable, Equatable {
     public var serviceDate: ServiceDate
     /// UTC seconds since 1970.
     public var time: Int64
-    /// `time` in ISO 8601 with the UTC offset of the stop's feed at that instant.
-    public var timeISO: String
+    /// The time zone `time` is shown in: the stop's feed's.
+    public var timeZone: TimeZone
     /// False only when asked for (`includeNonBoarding`): the trip stops but takes no
     /// passengers here (pickup_type 1, or its last stop).
     public var boardingAllowed: Bool
@@ -133,7 +133,7 @@ extension JourneyPlanner {
                              routeLongName: route.longName, routeColor: route.color, routeTextColor: route.textColor,
                              mode: routeMode[r], headsign: headsign, tripId: sourceTrip.tripId,
                              serviceDate: tt.firstDay.adding(days: Int(f.day)), time: f.time,
-                             timeISO: PlanAnswerJSON.iso(f.time, zone), boardingAllowed: boards)
+                             timeZone: zone, boardingAllowed: boards)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TransitModel
 
 /// What a leg's instruction says, as data: the English sentence is one rendering of it,
 /// and a translation is another (each case is one message to translate, its values the
@@ -16,7 +17,7 @@ public enum LegInstruction: Sendable, Equatable {
 
     /// The sentence in plain English, for a person in a hurry.
     public var english: String {
-        typealias T = ItineraryText
+        typealias T = Words
         switch self {
         case .walk(let m, let s, let to):
             return "Walk \(T.distance(m)) (\(T.minutes(s))) to \(to ?? "your destination")"
@@ -33,27 +34,8 @@ public enum LegInstruction: Sendable, Equatable {
     }
 }
 
-/// English renderings of distances, durations and clock times.
+/// English renderings of clock times and places (distances and durations: `Words`).
 public enum ItineraryText {
-    /// "350 m" (to 10 m), "1.2 km".
-    public static func distance(_ m: Double) -> String {
-        if m < 995 { return "\(Int((m / 10).rounded()) * 10) m" }
-        let km = String(format: "%.1f", m / 1000)
-        return (km.hasSuffix(".0") ? String(km.dropLast(2)) : km) + " km"
-    }
-
-    /// Whole minutes, rounded up: "5 min", "under a minute" for 0.
-    public static func minutes(_ s: Int64) -> String {
-        let m = (s + 59) / 60
-        return m < 1 ? "under a minute" : "\(m) min"
-    }
-
-    /// "1 h 05 min" from an hour up, else as `minutes`.
-    public static func duration(_ s: Int64) -> String {
-        let m = (s + 59) / 60
-        return m >= 60 ? "\(m / 60) h \(m % 60 < 10 ? "0" : "")\(m % 60) min" : minutes(s)
-    }
-
     /// Local wall-clock "HH:MM" of a UTC instant.
     public static func clock(_ t: Int64, _ zone: TimeZone) -> String {
         let local = JourneyPlanner.localSeconds(t, zone)

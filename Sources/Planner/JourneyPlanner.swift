@@ -108,17 +108,6 @@ public indirect enum PlanDetail: Sendable, Equatable {
     case flag(Bool)
     case list([PlanDetail])
     case object([String: PlanDetail])
-
-    /// As a JSON-ready value.
-    public var json: Any {
-        switch self {
-        case .text(let t): return t
-        case .number(let n): return n == n.rounded() && abs(n) < 1e15 ? Int(n) as Any : n as Any
-        case .flag(let b): return b
-        case .list(let l): return l.map(\.json)
-        case .object(let o): return o.mapValues(\.json)
-        }
-    }
 }
 
 /// Why a plan was refused: a stable code, a plain sentence, and details a program can use.

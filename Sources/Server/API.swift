@@ -5,6 +5,7 @@ import Geo
 import Hummingbird
 import Logging
 import NIOCore
+import PlanJSON
 import Planner
 import Timetable
 import TransitModel

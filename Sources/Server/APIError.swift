@@ -1,4 +1,5 @@
 import Foundation
+import PlanJSON
 import Planner
 
 /// An error answered as `{"error": {"code", "message", "details"}}` with its HTTP status.

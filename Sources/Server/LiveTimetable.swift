@@ -26,9 +26,9 @@ public final class ServedTimetable: Sendable {
     }
 
     @_optimize(none)  // see TransitAPI: the optimizer takes minutes on this glue
-    public init(planner: JourneyPlanner, feeds: [FeedRecord], loadedAt: Date, loadSeconds: Double) {
-        self.planner = planner
-        self.stops = StopSearch(timetable: planner.timetable)
+    public init(_ assembly: PlannerAssembly, feeds: [FeedRecord], loadedAt: Date, loadSeconds: Double) {
+        self.planner = assembly.planner
+        self.stops = assembly.stops
         self.feeds = feeds
         self.loadedAt = loadedAt
         self.loadSeconds = loadSeconds

@@ -101,8 +101,7 @@ public final class Reloader: @unchecked Sendable {
                     if let place = places[id] { named.setPlace(place, feed: f) }
                 }
                 let byId = Dictionary(uniqueKeysWithValues: records.map { ($0.id, $0) })
-                let tt = try TimetableBuilder.build(named)
-                let served = ServedTimetable(planner: JourneyPlanner(timetable: tt),
+                let served = ServedTimetable(try PlannerAssembly.assemble(named),
                                              feeds: named.feedIds.compactMap { byId[$0] },
                                              loadedAt: Date(), loadSeconds: Date().timeIntervalSince(started))
                 live.swap(served)

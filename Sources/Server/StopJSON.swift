@@ -1,3 +1,4 @@
+import PlanJSON
 import Planner
 import Timetable
 import TransitModel
@@ -35,7 +36,7 @@ enum StopJSON {
     static func departure(_ served: ServedTimetable, _ d: Departure) -> [String: Any] {
         let s = served.timetable.snapshot
         var o: [String: Any] = ["stopId": s.stops[Int(d.stop)].stopId, "route": route(s, d.sourceRoute), "trip": d.tripId,
-                                "serviceDate": d.serviceDate.iso8601, "departure": d.timeISO]
+                                "serviceDate": d.serviceDate.iso8601, "departure": PlanAnswerJSON.iso(d.time, d.timeZone)]
         if let p = d.platformCode, !p.isEmpty { o["platformCode"] = p }
         if let h = d.headsign, !h.isEmpty { o["headsign"] = h }
         return o

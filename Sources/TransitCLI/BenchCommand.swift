@@ -51,14 +51,15 @@ struct BenchCommand: ParsableCommand {
         try runReportingErrors {
             let rssBefore = residentBytes()
             let t0 = Date()
-            let tt = try source.loadTimetable()
+            let assembly = try source.load()
+            let tt = assembly.timetable
             let loadSeconds = Date().timeIntervalSince(t0)
             // Hand the loader's freed buffers back to the system, so that the resident
             // size below is the timetable's, not what glibc keeps in reserve.
             _ = malloc_trim(0)
             let rssAfter = residentBytes()
             let stopTimes = tt.departures.count
-            let planner = JourneyPlanner(timetable: tt)
+            let planner = assembly.planner
             print("timetable: \(tt.snapshot.feedIds.joined(separator: ", "))")
             print("  \(Output.grouped(stopTimes)) stop times (frequencies expanded), \(Output.grouped(tt.tripCount)) trips, \(Output.grouped(tt.routeCount)) routes, \(Output.grouped(tt.stopCount)) stops, \(Output.grouped(tt.footTarget.count)) footpath candidates")
             print(String(format: "  load and build: %.2f s; resident memory %.0f MB (+%.0f MB, %.1f bytes per stop time)",

@@ -2,6 +2,7 @@ import ArgumentParser
 import Coverage
 import Foundation
 import Geo
+import PlanJSON
 import Planner
 import TransitModel
 
@@ -34,7 +35,7 @@ struct CoverageCommand: ParsableCommand {
 
     func run() throws {
         try runReportingErrors {
-            let tt = try source.loadTimetable()
+            let tt = try source.load().timetable
             let regions: [CoverageRegion]
             do { regions = try CoverageBuilder.regions(tt) } catch { throw CLIError("\(error)") }
             let now = Int32(Date().timeIntervalSince1970 / 86_400)

@@ -1,9 +1,11 @@
 import ArgumentParser
 import Coverage
 import Foundation
-import GTFS
 import Geo
+import GTFS
+import PlanJSON
 import Planner
+import PlanText
 import Raptor
 import Timetable
 import TransitModel
@@ -57,7 +59,8 @@ struct TimetableSourceOptions: ParsableArguments {
         }
     }
 
-    func loadTimetable() throws -> Timetable {
+    /// The timetable, its planner and stop search (`PlannerAssembly`, as the server builds them).
+    func load() throws -> PlannerAssembly {
         let started = Date()
         var snapshot: FeedSnapshot
         if !gtfs.isEmpty {
@@ -74,13 +77,14 @@ struct TimetableSourceOptions: ParsableArguments {
             }
         }
         try declarePlaces(&snapshot)
-        let tt: Timetable
-        do { tt = try TimetableBuilder.build(snapshot) } catch { throw CLIError("cannot build the timetable: \(error)") }
+        let assembly: PlannerAssembly
+        do { assembly = try PlannerAssembly.assemble(snapshot) } catch { throw CLIError("cannot build the timetable: \(error)") }
+        let tt = assembly.timetable
         if Output.stderrIsTerminal || ProcessInfo.processInfo.environment["TRANSIT_VERBOSE"] != nil {
             Output.err("Timetable: \(snapshot.feedIds.joined(separator: ", ")): \(Output.grouped(snapshot.stopTimeCount)) stop times, \(Output.grouped(tt.tripCount)) trips in \(Output.grouped(tt.routeCount)) routes, loaded in \(Output.seconds(Date().timeIntervalSince(started)))")
         }
         for w in tt.warnings { Output.err("note: \(w)") }
-        return tt
+        return assembly
     }
 }
 
@@ -174,16 +178,16 @@ struct PlanCommand: ParsableCommand {
             let request = PlanRequest(from: fromPlace, to: toPlace, time: time, arriveBy: arriveBy != nil,
                                       window: window, numItineraries: numItineraries, modes: modes, wheelchair: wheelchair,
                                       parameters: model.parameters)
-            let bytes = try backend.answer(request)
+            let outcome = try backend.answer(request)
             if json {
-                FileHandle.standardOutput.write(Data(bytes + [0x0A]))
-                do { _ = try AnswerDocument.read(bytes) } catch { throw ExitCode.failure }
+                FileHandle.standardOutput.write(Data(outcome.json + [0x0A]))
+                do { _ = try outcome.document() } catch { throw ExitCode.failure }
                 recent.save(trip)
                 return
             }
             if let note { print("Note: \(note)") }
             let doc: AnswerDocument
-            do { doc = try AnswerDocument.read(bytes) } catch let e as PlanError { throw CLIError(e.message) }
+            do throws(PlanError) { doc = try outcome.document() } catch { throw CLIError(error.message) }
             if let option, option > doc.itineraries.count {
                 throw CLIError("--option \(option): there \(doc.itineraries.count == 1 ? "is 1 alternative" : "are \(doc.itineraries.count) alternatives") for this trip")
             }

@@ -1,4 +1,6 @@
 import Foundation
+import PlanJSON
+import PlanText
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -22,16 +24,40 @@ struct PlanRequest {
     var parameters: RoutingParameters
 }
 
+/// An answer to a `PlanRequest`: the planner's own (in process) or a server's JSON. The
+/// text is rendered from its `AnswerDocument`, made directly from the planner's answer or
+/// read from the server's JSON, which are the same; `--json` prints the API's JSON.
+enum PlanOutcome {
+    case local(Result<PlanAnswer, PlanError>, feeds: [(id: String, version: Int)]?)
+    case remote([UInt8])
+
+    /// The API's answer (or its error) as JSON bytes.
+    var json: [UInt8] {
+        switch self {
+        case .local(.success(let answer), let feeds): return PlanAnswerJSON.answerBytes(answer, feeds: feeds)
+        case .local(.failure(let error), _): return Array(PlanAnswerJSON.encode(PlanAnswerJSON.apiError(error)).utf8)
+        case .remote(let bytes): return bytes
+        }
+    }
+
+    /// The answer as the text renders it; the planner's reason when there is none.
+    func document() throws(PlanError) -> AnswerDocument {
+        switch self {
+        case .local(let result, _): return AnswerDocument(try result.get())
+        case .remote(let bytes): return try AnswerDocument.read(bytes)
+        }
+    }
+}
+
 /// Where `transit plan` gets its answers: in process (the database or feed files) or a
-/// running server. Both give the API's JSON answer, which the text is rendered from, so
-/// the output is the same either way.
+/// running server.
 protocol PlanBackend {
     /// Stops whose name matches `text`, best first (the API's stop search).
     func search(_ text: String) throws -> [StopCandidate]
     /// The name of a stop given by id, when known.
     func stopName(feed: String?, id: String) throws -> String?
-    /// The API's answer (or its error) as JSON bytes.
-    func answer(_ r: PlanRequest) throws -> [UInt8]
+    /// The answer, or the reason there is none.
+    func answer(_ r: PlanRequest) throws -> PlanOutcome
     /// The time zone a local time near `place` is read in.
     func timeZone(near place: Place) -> TimeZone
     /// The first and last day of the timetable that serves `place`.
@@ -47,9 +73,10 @@ final class LocalBackend: PlanBackend {
     let feeds: [(id: String, version: Int)]?
 
     init(source: TimetableSourceOptions) throws {
-        let tt = try source.loadTimetable()
-        planner = JourneyPlanner(timetable: tt)
-        stops = StopSearch(timetable: tt)
+        let assembly = try source.load()
+        let tt = assembly.timetable
+        planner = assembly.planner
+        stops = assembly.stops
         // As the server writes them: the loaded feeds and their versions (none for files).
         if source.gtfs.isEmpty, let versions = try? FeedCatalog(db: source.db.connect()).versions() {
             feeds = tt.snapshot.feedIds.map { ($0, versions[$0] ?? 0) }
@@ -81,15 +108,15 @@ final class LocalBackend: PlanBackend {
         return planner.timetable.snapshot.stops[Int(i)].name
     }
 
-    func answer(_ r: PlanRequest) throws -> [UInt8] {
-        do { return try plan(r) } catch { return Array(PlanAnswerJSON.encode(PlanAnswerJSON.apiError(error)).utf8) }
+    func answer(_ r: PlanRequest) throws -> PlanOutcome {
+        do throws(PlanError) { return .local(.success(try plan(r)), feeds: feeds) } catch { return .local(.failure(error), feeds: feeds) }
     }
 
-    private func plan(_ r: PlanRequest) throws(PlanError) -> [UInt8] {
+    private func plan(_ r: PlanRequest) throws(PlanError) -> PlanAnswer {
         var query = PlanQuery(from: r.from, to: r.to, time: r.time, arriveBy: r.arriveBy, parameters: r.parameters,
                               window: r.window.map { $0 * 60 }, modes: nil, wheelchair: r.wheelchair)
         if let m = r.modes { query.modes = try ModeFilter.parse(m) }
-        return PlanAnswerJSON.answerBytes(try planner.answer(query, numItineraries: r.numItineraries), feeds: feeds)
+        return try planner.answer(query, numItineraries: r.numItineraries)
     }
 
     func timeZone(near place: Place) -> TimeZone {
@@ -173,7 +200,7 @@ final class ServerBackend: PlanBackend {
         return r.status == 200 ? (try? JSONDecoder().decode(Stop.self, from: Data(r.body)))?.name : nil
     }
 
-    func answer(_ r: PlanRequest) throws -> [UInt8] {
+    func answer(_ r: PlanRequest) throws -> PlanOutcome {
         var q: [(String, String)] = [("from", r.from.description), ("to", r.to.description), ("time", r.time.iso8601),
                                      ("numItineraries", String(r.numItineraries))]
         if r.arriveBy { q.append(("arriveBy", "true")) }
@@ -190,7 +217,7 @@ final class ServerBackend: PlanBackend {
         if p.maxTransfers != d.maxTransfers { q.append(("maxTransfers", String(p.maxTransfers))) }
         let answer = try get("/v1/plan", q)
         // The server's own additions (feed versions) are part of its answer, as --json shows.
-        return answer.body
+        return .remote(answer.body)
     }
 
     /// The server reads a time without an offset in the feed's zone; "today" is taken on

@@ -1,8 +1,9 @@
 import Coverage
 import Foundation
-import GTFS
 import Geo
+import GTFS
 import Planner
+import PlanText
 import Testing
 import Timetable
 import TransitModel

@@ -1,4 +1,5 @@
 import Planner
+import PlanText
 import Testing
 
 /// Inputs with which the fuzz targets (`Scripts/fuzz.sh`, checks in Sources/FuzzChecks)

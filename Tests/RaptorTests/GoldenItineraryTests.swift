@@ -1,6 +1,8 @@
 import Foundation
 import GTFS
+import PlanJSON
 import Planner
+import PlanText
 import Testing
 import Timetable
 import TransitModel

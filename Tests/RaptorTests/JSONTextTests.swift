@@ -1,4 +1,5 @@
 import Foundation
+@testable import PlanJSON
 @testable import Planner
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import Planner
 import TransitModel
 
 /// When, in a person's words: `8:30`, `17:45`, `5:45pm`, `9am`, `tomorrow 17:45`,

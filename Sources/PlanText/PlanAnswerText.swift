@@ -1,4 +1,6 @@
 import Foundation
+import PlanJSON
+import Planner
 import TransitModel
 
 /// A plan answer as text for a terminal, read from the API's answer (`AnswerDocument`):
@@ -22,8 +24,8 @@ public enum PlanAnswerText {
         var rows = [["#", "Leave", "Arrive", "Time", "Changes", "Walk", "Modes", ""]]
         for (i, it) in doc.itineraries.enumerated() {
             let s = it.summary
-            rows.append(["\(i + 1)", clock(s.departure), clock(s.arrival), ItineraryText.duration(s.durationSeconds),
-                         s.rides == 0 ? "–" : "\(s.changes)", ItineraryText.distance(s.walkMeters),
+            rows.append(["\(i + 1)", clock(s.departure), clock(s.arrival), Words.duration(s.durationSeconds),
+                         s.rides == 0 ? "–" : "\(s.changes)", Words.distance(s.walkMeters),
                          s.modes.isEmpty ? "walk" : s.modes.map(noun).joined(separator: ", "),
                          it.labels.map(words).joined(separator: ", ")])
         }
@@ -103,13 +105,13 @@ public enum PlanAnswerText {
 
     /// "44 min · 1 ride, no change · walk 100 m (2 min) · waiting 0 min · metro"
     public static func summary(_ s: AnswerDocument.Summary) -> String {
-        var parts = [ItineraryText.duration(s.durationSeconds)]
+        var parts = [Words.duration(s.durationSeconds)]
         if s.rides > 0 {
             parts.append("\(s.rides) ride\(s.rides == 1 ? "" : "s"), "
                          + (s.changes == 0 ? "no change" : "\(s.changes) change\(s.changes == 1 ? "" : "s")"))
         }
-        parts.append(s.walkMeters < 1 ? "no walking" : "walk \(ItineraryText.distance(s.walkMeters)) (\(ItineraryText.minutes(s.walkSeconds)))")
-        if s.rides > 1 { parts.append("waiting \(ItineraryText.minutes(s.waitingSeconds))") }
+        parts.append(s.walkMeters < 1 ? "no walking" : "walk \(Words.distance(s.walkMeters)) (\(Words.minutes(s.walkSeconds)))")
+        if s.rides > 1 { parts.append("waiting \(Words.minutes(s.waitingSeconds))") }
         parts.append(s.modes.isEmpty ? "on foot" : s.modes.map(noun).joined(separator: ", "))
         return "  " + parts.joined(separator: " · ")
     }

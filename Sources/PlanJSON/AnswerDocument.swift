@@ -1,12 +1,15 @@
 import Foundation
 import Geo
+import Planner
+import TransitModel
 
-/// A plan answer as the API writes it (`PlanAnswerJSON`), read back. The terminal planner
-/// renders this, never the planner's own structures: its text is then the same whether it
-/// planned in process or asked a server (`--server`), and its steps are the API's legs by
-/// construction. Only what the text and the map need is read; the rest is ignored.
-public struct AnswerDocument: Decodable, Sendable {
-    public struct Place: Decodable, Sendable {
+/// A plan answer as the API's JSON says it: what the terminal planner renders. Made either
+/// from the planner's answer in process (`init(_:)`, no JSON in between) or by reading a
+/// server's JSON (`read`); both give the same value for the same answer (PlanJSONTests
+/// check it on real feeds), so `transit plan` prints the same text either way, and its
+/// steps are the API's legs by construction. Only what the text and the map need is kept.
+public struct AnswerDocument: Decodable, Sendable, Equatable {
+    public struct Place: Decodable, Sendable, Equatable {
         public var name: String
         public var lat: Double
         public var lon: Double
@@ -15,7 +18,7 @@ public struct AnswerDocument: Decodable, Sendable {
         public var platformCode: String?
     }
 
-    public struct Leg: Decodable, Sendable {
+    public struct Leg: Decodable, Sendable, Equatable {
         public var mode: String
         public var instruction: String
         public var departure: String
@@ -27,7 +30,7 @@ public struct AnswerDocument: Decodable, Sendable {
         public var routeTextColor: String?
     }
 
-    public struct Summary: Decodable, Sendable {
+    public struct Summary: Decodable, Sendable, Equatable {
         public var departure: String
         public var arrival: String
         public var durationSeconds: Int64
@@ -40,12 +43,13 @@ public struct AnswerDocument: Decodable, Sendable {
     }
 
     /// One GeoJSON feature of an itinerary's map: a leg's line or a pin.
-    public struct Feature: Decodable, Sendable {
-        public struct Geometry: Decodable, Sendable {
+    public struct Feature: Decodable, Sendable, Equatable {
+        public struct Geometry: Decodable, Sendable, Equatable {
             public var type: String
             /// A LineString's positions, or a Point's one (longitude, latitude).
             public var positions: [[Double]]
             enum CodingKeys: String, CodingKey { case type, coordinates }
+            init(type: String, positions: [[Double]]) { self.type = type; self.positions = positions }
             public init(from decoder: Decoder) throws {
                 let c = try decoder.container(keyedBy: CodingKeys.self)
                 type = try c.decode(String.self, forKey: .type)
@@ -53,7 +57,7 @@ public struct AnswerDocument: Decodable, Sendable {
                     : try c.decode([[Double]].self, forKey: .coordinates)
             }
         }
-        public struct Properties: Decodable, Sendable {
+        public struct Properties: Decodable, Sendable, Equatable {
             public var color: String
             public var legIndex: Int
             public var mode: String
@@ -63,18 +67,18 @@ public struct AnswerDocument: Decodable, Sendable {
         public var properties: Properties
     }
 
-    public struct Map: Decodable, Sendable { public var features: [Feature] }
+    public struct Map: Decodable, Sendable, Equatable { public var features: [Feature] }
 
-    public struct Itinerary: Decodable, Sendable {
+    public struct Itinerary: Decodable, Sendable, Equatable {
         public var legs: [Leg]
         public var labels: [String]
         public var summary: Summary
         public var map: Map
     }
 
-    public struct Notice: Decodable, Sendable { public var code: String; public var message: String }
+    public struct Notice: Decodable, Sendable, Equatable { public var code: String; public var message: String }
 
-    public struct Query: Decodable, Sendable {
+    public struct Query: Decodable, Sendable, Equatable {
         public var time: String
         public var timeZone: String
         public var arriveBy: Bool

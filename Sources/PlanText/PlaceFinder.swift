@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import Planner
 
 /// A stop found by name, as the stop search (`StopSearch`, `GET /v1/stops?query=`) lists it.
 public struct StopCandidate: Sendable, Equatable {

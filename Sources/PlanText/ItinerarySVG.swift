@@ -1,7 +1,9 @@
+import Coverage
 import Foundation
 import Geo
 import Planner
 import Timetable
+import TransitModel
 
 /// One planned trip as a static picture, an SVG "system map": the timetable's network in
 /// light grey, the trip's legs over it in their colours (rides thick on a white casing,

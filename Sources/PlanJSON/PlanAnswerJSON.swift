@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import Planner
 import Raptor
 import TransitModel
 

@@ -1,0 +1,45 @@
+import Foundation
+import Geo
+import Planner
+import TransitModel
+
+extension AnswerDocument {
+    /// The document the API's JSON (`PlanAnswerJSON.answerBytes`) would read back as, made
+    /// straight from the planner's answer: the same strings (ISO times with the zone's
+    /// offset, instructions, route names) and the same rounding (map positions to six
+    /// decimals, walks to whole meters).
+    public init(_ a: PlanAnswer) {
+        let zone = TimeZone(identifier: a.result.timeZone) ?? TimeZone(identifier: "UTC")!
+        func iso(_ t: Int64) -> String { PlanAnswerJSON.iso(t, zone) }
+        func place(_ p: ItineraryPlace) -> Place {
+            Place(name: p.name, lat: p.coordinate.latitude, lon: p.coordinate.longitude, stopId: p.stopId, feed: p.feed,
+                  platformCode: p.platformCode)
+        }
+        func position(_ c: Coordinate) -> [Double] { [(c.longitude * 1e6).rounded() / 1e6, (c.latitude * 1e6).rounded() / 1e6] }
+        itineraries = a.options.map { o in
+            let it = o.itinerary, s = it.summary
+            let legs = it.legs.map { leg in
+                Leg(mode: leg.mode.rawValue, instruction: leg.instruction, departure: iso(leg.departure),
+                    arrival: iso(leg.arrival), from: place(leg.from), to: place(leg.to),
+                    route: leg.ride.map { $0.routeShortName ?? $0.routeLongName ?? $0.routeId },
+                    routeColor: leg.ride?.routeColor, routeTextColor: leg.ride?.routeTextColor)
+            }
+            let summary = Summary(departure: iso(s.departure), arrival: iso(s.arrival), durationSeconds: s.durationSeconds,
+                                  rides: s.rides, changes: s.changes, modes: s.modes.map(\.rawValue),
+                                  walkMeters: s.walkMeters.rounded(), walkSeconds: s.walkSeconds, waitingSeconds: s.waitingSeconds)
+            let features = ItineraryMap(it).features.map { f in
+                let geometry: Feature.Geometry
+                switch f.geometry {
+                case .lineString(let cs): geometry = Feature.Geometry(type: "LineString", positions: cs.map(position))
+                case .point(let c): geometry = Feature.Geometry(type: "Point", positions: [position(c)])
+                }
+                return Feature(geometry: geometry, properties: Feature.Properties(color: f.color, legIndex: f.legIndex,
+                                                                                   mode: f.mode.rawValue, role: f.role))
+            }
+            return Itinerary(legs: legs, labels: o.labels, summary: summary, map: Map(features: features))
+        }
+        recommended = a.recommended
+        notices = a.notices.map { Notice(code: $0.code, message: $0.message) }
+        query = Query(time: iso(a.result.time), timeZone: a.result.timeZone, arriveBy: a.arriveBy)
+    }
+}

@@ -1,0 +1,19 @@
+import Timetable
+import TransitModel
+
+/// What requests are planned on, built from one snapshot in one place for the server, the
+/// terminal planner and the benchmark alike: the timetable, the planner over it and the
+/// stop search. Immutable once built; a reload builds a new one.
+public struct PlannerAssembly: Sendable {
+    public let timetable: Timetable
+    public let planner: JourneyPlanner
+    public let stops: StopSearch
+
+    /// Builds the timetable from `snapshot` (its places already declared), then the planner
+    /// and the stop search over it. Throws what `TimetableBuilder.build` throws.
+    public static func assemble(_ snapshot: FeedSnapshot) throws -> PlannerAssembly {
+        let timetable = try TimetableBuilder.build(snapshot)
+        return PlannerAssembly(timetable: timetable, planner: JourneyPlanner(timetable: timetable),
+                               stops: StopSearch(timetable: timetable))
+    }
+}
