@@ -75,6 +75,9 @@ let package = Package(
         .testTarget(name: "CoverageTests", dependencies: ["Coverage", "Timetable", "Planner", "PlanJSON", "PlanText", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
         .testTarget(name: "ServerTests", dependencies: ["Server", "TransitStore", "TransitTesting"]),
         .testTarget(name: "FuzzChecksTests", dependencies: ["FuzzChecks", "TransitTesting"]),
-        .testTarget(name: "RaptorTests", dependencies: ["Raptor", "Timetable", "Planner", "PlanJSON", "PlanText", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
+        .testTarget(name: "RaptorTests", dependencies: ["Raptor", "Timetable", "Planner", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
+        .testTarget(name: "PlannerTests", dependencies: ["Planner", "PlanJSON", "Raptor", "Timetable", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
+        .testTarget(name: "PlanJSONTests", dependencies: ["PlanJSON", "Planner", "Timetable", "TransitModel", "GTFS", "TransitTesting"]),
+        .testTarget(name: "PlanTextTests", dependencies: ["PlanText", "PlanJSON", "Planner", "Timetable", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
     ]
 )

@@ -57,6 +57,11 @@ public enum FeedFixtures {
         return url.path
     }
 
+    /// Path of a feed: the bundled copy in `Data/` when there is one, else the shared one.
+    public static func feed(_ name: String) throws -> String {
+        try (try? bundledFeed(name)) ?? sharedFeed(name)
+    }
+
     /// A new empty temporary folder (the caller removes it, e.g. with `FeedFolder.remove()`).
     public static func makeTemporaryDirectory(prefix: String = "transit-test") throws -> URL {
         let url = FileManager.default.temporaryDirectory

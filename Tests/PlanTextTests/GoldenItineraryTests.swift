@@ -6,6 +6,7 @@ import PlanText
 import Testing
 import Timetable
 import TransitModel
+import TransitTesting
 
 /// The text a rider reads, for a handful of fixed trips per real feed (alternatives,
 /// steps, summary), compared with `Tests/Golden/<feed>.txt`. A difference fails; to
@@ -56,7 +57,7 @@ import TransitModel
     func golden(_ file: String) throws {
         let trips = Self.feeds.first { $0.file == file }!.trips
         let feedId = String(file.dropLast(4))
-        let (snapshot, _) = try SnapshotSink.load(path: ReferenceComparisonTests.feedPath(file), feedId: feedId)
+        let (snapshot, _) = try SnapshotSink.load(path: FeedFixtures.feed(file), feedId: feedId)
         let planner = JourneyPlanner(timetable: try TimetableBuilder.build(snapshot))
         var text = ""
         for trip in trips {
@@ -66,13 +67,16 @@ import TransitModel
             if trip.extra.hasPrefix("maxTransfers=") { query.parameters.maxTransfers = Int(trip.extra.dropFirst(13))! }
             text += "$ transit plan \(trip.from) \(trip.to) \(trip.arriveBy ? "--arrive-by" : "--at") \(trip.at)"
                 + (trip.extra.isEmpty ? "" : " --\(trip.extra)") + "\n"
-            // As `transit plan` prints it: from the API's answer, places named as the stops are.
+            // As `transit plan` prints it: from the answer's document, places named as the
+            // stops are. The document made in process is the one a server's JSON reads back as.
             func name(_ p: String) -> String {
                 guard case .stop(let feed, let id)? = Place.parse(p), let i = try? planner.resolveStop(feed, id) else { return p }
                 return snapshot.stops[Int(i)].name
             }
-            do {
-                let doc = try AnswerDocument.read(PlanAnswerJSON.answerBytes(try planner.answer(query)))
+            do throws(PlanError) {
+                let answer = try planner.answer(query)
+                let doc = AnswerDocument(answer)
+                #expect(try AnswerDocument.read(PlanAnswerJSON.answerBytes(answer)) == doc, "\(trip.from) → \(trip.to)")
                 text += PlanAnswerText.render(doc, from: name(trip.from), to: name(trip.to))
             } catch { text += "error: \(error.code): \(error.message)\n" }
             text += "\n"

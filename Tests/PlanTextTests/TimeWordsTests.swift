@@ -74,4 +74,14 @@ import TransitModel
         #expect(PlaceFinder.decide(one) == .found(one[0]) && one[0].name == "Plac Wolności")
         #expect(PlaceFinder.decide([]) == .notFound(suggestions: []))
     }
+
+    /// fuzz-time, 2026-11-22: the words accepted what `QueryTime.parse` accepted, signs
+    /// inside the numbers included (see FuzzRegressionTests in PlannerTests).
+    @Test("ISO 8601 times with signs inside the numbers are not times in words either",
+          arguments: ["2015-09-01T05:-8:00", "2015-09-01T-1:30", "2015-09-01T+5:30", "2015-09-01T05:30:-1",
+                      "+015-09-01T05:30", "2015-09-01T05:30+-1:00", "2015-09-01T05:30+05:99", "2015-09-01T05:30+24:00",
+                      "2015-09-01T05:30:00+0a:00", "2015-09-01T05:30Zulu"])
+    func fuzzFoundTimes(_ text: String) {
+        #expect(TimeWords.parse(text) == nil)
+    }
 }
