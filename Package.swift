@@ -67,6 +67,8 @@ let package = Package(
         // The fuzz targets' checks and seeds: run by libFuzzer (Fuzz/, Scripts/fuzz.sh) and by FuzzChecksTests.
         .target(name: "FuzzChecks", dependencies: ["GTFS", "TransitModel", "Planner", "PlanText", "Server"]),
 
+        // The layers' rules, read from the sources and this manifest (no target dependencies).
+        .testTarget(name: "ArchitectureTests"),
         .testTarget(name: "TransitModelTests", dependencies: ["TransitModel"]),
         .testTarget(name: "GTFSTests", dependencies: ["GTFS", "TransitModel", "TransitTesting"]),
         .testTarget(name: "GeoTests", dependencies: ["Geo", "TransitTesting"]),
