@@ -21,11 +21,11 @@ extension JourneyPlanner {
         case outside(feed: Int32, meters: Double)
     }
 
-    func coverage(of point: Coordinate, days: [Int]) -> CoverageStanding {
+    func coverage(of end: NearbyStops, days: [Int]) -> CoverageStanding {
         let tt = timetable
         let r = Self.coverageRadius
         var nearServed = false
-        for s in tt.stopsNear(point, beelineMeters: r) where servedStops[Int(s.stop)] {
+        for s in end.within(r) where servedStops[Int(s.stop)] {
             nearServed = true
             let stop = Int(s.stop)
             for i in Int(tt.stopRouteOffsets[stop])..<Int(tt.stopRouteOffsets[stop + 1]) {
@@ -35,9 +35,9 @@ extension JourneyPlanner {
         }
         if nearServed { return .noServiceThen }
         // The nearest stop with service at all: its region's edge is the radius nearer.
-        guard var nearest = tt.nearestStop(point) else { return .outside(feed: -1, meters: .infinity) }
+        guard var nearest = end.nearest else { return .outside(feed: -1, meters: .infinity) }
         if !servedStops[Int(nearest.stop)] {
-            let wider = tt.stopsNear(point, beelineMeters: nearest.meters + 5_000).first { servedStops[Int($0.stop)] }
+            let wider = tt.stopsNear(end.point, beelineMeters: nearest.meters + 5_000).first { servedStops[Int($0.stop)] }
             if let wider { nearest = wider }
         }
         return .outside(feed: tt.stopFeed[Int(nearest.stop)], meters: max(0, nearest.meters - r))

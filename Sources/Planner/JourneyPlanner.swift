@@ -196,6 +196,42 @@ public struct PlanResult: Sendable {
     public var parameters: RoutingParameters = RoutingParameters()
 }
 
+/// The stops near one end of a trip, from one spatial look-up: every boardable stop within
+/// `radius` (geodesic), nearest first (ties by index), and the nearest stop of all. The
+/// walks, the coverage check, the time zone and the reasons for no itinerary all read
+/// this, so a request searches the stop grids once per end (a second time only when no
+/// stop is within the radius, for the nearest one farther away).
+struct NearbyStops: Sendable {
+    let point: Coordinate
+    let radius: Double
+    /// Within `radius`, by (meters, stop).
+    let stops: [(stop: Int32, meters: Double)]
+    /// The nearest boardable stop over all feeds (nil: none has coordinates).
+    let nearest: (stop: Int32, meters: Double)?
+
+    init(_ point: Coordinate, radius: Double, timetable: Timetable) {
+        self.point = point
+        self.radius = radius
+        stops = timetable.stopsNear(point, beelineMeters: radius)
+        nearest = stops.first ?? timetable.nearestStop(point)
+    }
+
+    /// The stops within `meters` (at most `radius`), nearest first: what
+    /// `Timetable.stopsNear(point, beelineMeters: meters)` gives, without searching again.
+    func within(_ meters: Double) -> ArraySlice<(stop: Int32, meters: Double)> {
+        precondition(meters <= radius, "asked for \(meters) m of stops looked up within \(radius) m")
+        return stops.prefix { $0.meters <= meters }
+    }
+}
+
+/// A plan request's places, resolved once: both ends' coordinates and nearby stops, and the
+/// time zone a local query time is read in (that of the stop nearest the origin).
+struct ResolvedPlaces: Sendable {
+    let origin: NearbyStops
+    let destination: NearbyStops
+    let zoneName: String
+}
+
 /// Turns a plan request into a router request and back: places, times and time zones,
 /// walks to and from stops, the walk-only journey.
 public final class JourneyPlanner: Sendable {
@@ -261,9 +297,9 @@ public final class JourneyPlanner: Sendable {
         feedNames = snapshot.feedIds.indices.map { snapshot.regionName(feed: $0) }
     }
 
-    /// The local date D of a query and the timetable days the model rides (D − 1, D, D + 1).
-    func when(_ time: QueryTime, origin: Coordinate) -> (t: Int64, zone: String, date: ServiceDate, days: [Int]) {
-        let zoneName = queryTimeZone(origin: origin)
+    /// The local date D of a query and the timetable days the model rides (D − 1, D, D + 1),
+    /// a local time read in `zoneName`.
+    func when(_ time: QueryTime, zoneName: String) -> (t: Int64, zone: String, date: ServiceDate, days: [Int]) {
         let zone = zones[zoneName] ?? zones["UTC"]!
         let t: Int64
         switch time {
@@ -275,6 +311,20 @@ public final class JourneyPlanner: Sendable {
         let localDate = JourneyPlanner.localDate(t, zone)
         let d = Int(localDate.daysSinceEpoch - timetable.firstDay.daysSinceEpoch)
         return (t, zoneName, localDate, [d - 1, d, d + 1])
+    }
+
+    /// Both places of a query and the stops near them: one spatial look-up per end, wide
+    /// enough for the request's walks and for the coverage regions' radius.
+    func resolve(_ query: PlanQuery) throws(PlanError) -> ResolvedPlaces {
+        let origin = try coordinate(of: query.from), destination = try coordinate(of: query.to)
+        let p = query.parameters
+        // Parameters that do not validate plan no walks (`plan` refuses them first): the
+        // coverage radius is all that is looked up then.
+        let valid = (try? p.validate(footpathBeelineMeters: timetable.footpathBeelineMeters)) != nil
+        let radius = valid ? max(Self.coverageRadius, p.maxAccessWalk / p.walkDetourFactor + 1) : Self.coverageRadius
+        let a = NearbyStops(origin, radius: radius, timetable: timetable)
+        return ResolvedPlaces(origin: a, destination: NearbyStops(destination, radius: radius, timetable: timetable),
+                              zoneName: timeZone(nearest: a.nearest))
     }
 
     /// The rides a query may use (modes, wheelchair).
@@ -331,10 +381,13 @@ public final class JourneyPlanner: Sendable {
 
     /// The time zone the model reads a local query time in: that of the first agency of
     /// the feed whose stop is nearest the origin.
-    public func queryTimeZone(origin: Coordinate) -> String {
+    public func queryTimeZone(origin: Coordinate) -> String { timeZone(nearest: timetable.nearestStop(origin)) }
+
+    /// The time zone of the first agency of the nearest stop's feed (the first agency's
+    /// when there is no stop).
+    func timeZone(nearest: (stop: Int32, meters: Double)?) -> String {
         let snapshot = timetable.snapshot
-        guard let nearest = timetable.nearestStop(origin),
-              let agency = snapshot.agencies.first(where: { $0.feed == snapshot.stops[Int(nearest.stop)].feed }) else {
+        guard let nearest, let agency = snapshot.agencies.first(where: { $0.feed == snapshot.stops[Int(nearest.stop)].feed }) else {
             return snapshot.agencies.first?.timezone ?? "UTC"
         }
         return agency.timezone
@@ -369,23 +422,24 @@ public final class JourneyPlanner: Sendable {
         try plan(query, filter: rideFilter(modes: query.modes, wheelchair: query.wheelchair))
     }
 
-    /// As `plan(_:)`, with any ride filter (the tests check arbitrary ones against the reference).
-    func plan(_ query: PlanQuery, filter: RideFilter) throws(PlanError) -> PlanResult {
-        try plan(query, filter: filter, window: query.window.map(Int64.init)) { router.route($0) }
+    /// As `plan(_:)`, with any ride filter (the tests check arbitrary ones against the
+    /// reference), and the places when they are resolved already (`answer`).
+    func plan(_ query: PlanQuery, places: ResolvedPlaces? = nil, filter: RideFilter) throws(PlanError) -> PlanResult {
+        try plan(query, places: places, filter: filter, window: query.window.map(Int64.init)) { router.route($0) }
     }
 
     /// The model's answer at the query time and the range's journeys over `window` after
     /// it (by departure), from one range search (`RaptorRouter.answer`); `complete` is
     /// false when `outOfTime` cut the range short (its earliest departures are missing).
     /// Depart-at only.
-    func planWithAlternatives(_ query: PlanQuery, window: Int, outOfTime: () -> Bool)
+    func planWithAlternatives(_ query: PlanQuery, places: ResolvedPlaces, window: Int, outOfTime: () -> Bool)
         throws(PlanError) -> (model: PlanResult, range: [Journey], complete: Bool) {
         precondition(!query.arriveBy && window > 0)
         var modelQuery = query
         modelQuery.window = nil
         var range: [Journey] = []
         var complete = true
-        let model = try plan(modelQuery, filter: rideFilter(modes: query.modes, wheelchair: query.wheelchair),
+        let model = try plan(modelQuery, places: places, filter: rideFilter(modes: query.modes, wheelchair: query.wheelchair),
                              window: Int64(window)) { request in
             let found = router.answer(request, outOfTime: outOfTime)
             range = found.range.map(Journey.init)
@@ -397,20 +451,21 @@ public final class JourneyPlanner: Sendable {
 
     /// `plan` with the router call given: the request gets `window`; `query.window` says
     /// how the journeys are ordered (by departure for a range).
-    private func plan(_ query: PlanQuery, filter: RideFilter, window: Int64?,
+    private func plan(_ query: PlanQuery, places resolved: ResolvedPlaces?, filter: RideFilter, window: Int64?,
                       route: (RaptorRequest) -> [RaptorJourney]) throws(PlanError) -> PlanResult {
         let p = query.parameters
         do { try p.validate(footpathBeelineMeters: timetable.footpathBeelineMeters) } catch {
             throw PlanError("BAD_PARAMETER", error.description,
                             details: ["parameter": .text(error.parameter), "value": .text(error.value), "allowed": .text(error.allowed)])
         }
-        let origin = try coordinate(of: query.from)
-        let destination = try coordinate(of: query.to)
+        let places: ResolvedPlaces
+        if let resolved { places = resolved } else { places = try resolve(query) }
+        let origin = places.origin.point, destination = places.destination.point
         // D: the local date of T; rides of service dates D - 1, D and D + 1.
-        let (t, zoneName, _, days) = when(query.time, origin: origin)
+        let (t, zoneName, _, days) = when(query.time, zoneName: places.zoneName)
 
-        let access = walks(from: origin, p, filter)
-        let egress = walks(from: destination, p, filter)
+        let access = walks(places.origin, p, filter)
+        let egress = walks(places.destination, p, filter)
         var journeys: [Journey] = []
         let direct = Geodesic.distance(origin, destination)
         if p.walkMeters(beeline: direct) <= p.maxDirectWalk {
@@ -420,7 +475,8 @@ public final class JourneyPlanner: Sendable {
         }
         if access.isEmpty || egress.isEmpty {
             if !journeys.isEmpty { return PlanResult(journeys: journeys, timeZone: zoneName, time: t, origin: origin, destination: destination, parameters: p) }
-            throw noStopNearby(end: access.isEmpty ? "origin" : "destination", access.isEmpty ? origin : destination, p, filter)
+            throw noStopNearby(end: access.isEmpty ? "origin" : "destination", access.isEmpty ? places.origin : places.destination,
+                               p, filter)
         }
         let request: RaptorRequest
         do {
@@ -456,9 +512,9 @@ public final class JourneyPlanner: Sendable {
         }
     }
 
-    /// Boardable stops within maxAccessWalk of a point (those the filter allows), with walk durations.
-    func walks(from point: Coordinate, _ p: RoutingParameters, _ filter: RideFilter = RideFilter()) -> [StopWalk] {
-        timetable.stopsNear(point, beelineMeters: p.maxAccessWalk / p.walkDetourFactor + 1).compactMap { s in
+    /// Boardable stops within maxAccessWalk of an end (those the filter allows), with walk durations.
+    func walks(_ end: NearbyStops, _ p: RoutingParameters, _ filter: RideFilter = RideFilter()) -> [StopWalk] {
+        end.within(p.maxAccessWalk / p.walkDetourFactor + 1).compactMap { s in
             guard filter.stops?[Int(s.stop)] ?? true else { return nil }
             let m = p.walkMeters(beeline: s.meters)
             return m <= p.maxAccessWalk ? StopWalk(stop: s.stop, seconds: p.walkSeconds(beeline: s.meters), meters: m) : nil
@@ -466,8 +522,9 @@ public final class JourneyPlanner: Sendable {
     }
 
     /// NO_STOP_NEARBY for one end: which end, and how far (on foot) the nearest stop is.
-    func noStopNearby(end: String, _ point: Coordinate, _ p: RoutingParameters, _ filter: RideFilter) -> PlanError {
-        var nearest = timetable.nearestStop(point)
+    func noStopNearby(end: String, _ nearby: NearbyStops, _ p: RoutingParameters, _ filter: RideFilter) -> PlanError {
+        let point = nearby.point
+        var nearest = nearby.nearest
         var kind = "stop"
         if let allowed = filter.stops {
             // The nearest stop the filter allows: widen the search until one turns up.

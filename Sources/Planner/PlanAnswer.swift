@@ -67,13 +67,14 @@ extension JourneyPlanner {
             throw PlanError("BAD_PARAMETER", "window is \(window / 60) min: allowed are 0 to 1440 minutes",
                             details: ["parameter": .text("window"), "value": .number(Double(window))])
         }
-        let origin = try coordinate(of: query.from), destination = try coordinate(of: query.to)
+        let places = try resolve(query)
+        let origin = places.origin.point, destination = places.destination.point
         if Geodesic.distance(origin, destination) < 1 {
             throw PlanError("SAME_PLACE", "The origin and the destination are the same place: there is nowhere to go.")
         }
         // Coverage: both ends inside a region (near a stop with service on the model's days).
-        let days = when(query.time, origin: origin).days
-        let ends = [("origin", origin), ("destination", destination)].map { ($0, $1, coverage(of: $1, days: days)) }
+        let days = when(query.time, zoneName: places.zoneName).days
+        let ends = [("origin", places.origin), ("destination", places.destination)].map { ($0, $1, coverage(of: $1, days: days)) }
         for (end, _, standing) in ends {
             if case .outside(let feed, let meters) = standing { throw outsideCoverage(end: end, feed: feed, meters: meters, inPeriod: false) }
         }
@@ -90,7 +91,7 @@ extension JourneyPlanner {
         var range: [Journey] = []
         if !query.arriveBy && window > 0 {
             // One range search gives the model's answer and the departures in the window.
-            let found = try planWithAlternatives(query, window: window, outOfTime: outOfTime)
+            let found = try planWithAlternatives(query, places: places, window: window, outOfTime: outOfTime)
             model = found.model
             if !found.complete { cutShort = true }
             if roomFor(model.journeys.count, rides: model.journeys.contains { $0.rides > 0 }) {
@@ -98,14 +99,14 @@ extension JourneyPlanner {
                     .sorted { ($0.departure, $0.arrival, $0.rides) < ($1.departure, $1.arrival, $1.rides) }
             }
         } else {
-            model = try plan(modelQuery)
+            model = try plan(modelQuery, places: places, filter: rideFilter(modes: query.modes, wheelchair: query.wheelchair))
         }
-        let outside = outsideServicePeriod(model, query.parameters)
+        let outside = outsideServicePeriod(model, query.parameters, places)
         // An end near stops that have no service then: the feed's period, when it is over
         // or not begun, says why best; a walk may still be offered.
         if outside == nil {
-            for (end, point, standing) in ends {
-                if case .noServiceThen = standing, let s = timetable.nearestStop(point) {
+            for (end, nearby, standing) in ends {
+                if case .noServiceThen = standing, let s = nearby.nearest {
                     throw outsideCoverage(end: end, feed: timetable.stopFeed[Int(s.stop)], meters: 0, inPeriod: true)
                 }
             }
@@ -125,7 +126,7 @@ extension JourneyPlanner {
                 guard t >= earliest else { break }
                 var q = modelQuery
                 q.time = .instant(t)
-                current = try plan(q).journeys.filter { $0.rides > 0 && $0.arrival >= earliest }
+                current = try plan(q, places: places, filter: rideFilter(modes: q.modes, wheelchair: q.wheelchair)).journeys.filter { $0.rides > 0 && $0.arrival >= earliest }
                 candidates += current.sorted { ($0.arrival, $0.departure) > ($1.arrival, $1.departure) }.map { ($0, false) }
             }
         }
@@ -213,11 +214,11 @@ extension JourneyPlanner {
 
     /// OUTSIDE_SERVICE_PERIOD when no feed serving either end has service on D − 1, D or
     /// D + 1 (the model's days), with each such feed's dates.
-    func outsideServicePeriod(_ result: PlanResult, _ p: RoutingParameters) -> PlanError? {
+    func outsideServicePeriod(_ result: PlanResult, _ p: RoutingParameters, _ places: ResolvedPlaces) -> PlanError? {
         let snapshot = timetable.snapshot
         var feeds = Set<Int32>()
-        for end in [result.origin, result.destination] {
-            for s in walks(from: end, p) { feeds.insert(snapshot.stops[Int(s.stop)].feed) }
+        for end in [places.origin, places.destination] {
+            for s in walks(end, p) { feeds.insert(snapshot.stops[Int(s.stop)].feed) }
         }
         if feeds.isEmpty { feeds = Set((0..<snapshot.feedIds.count).map(Int32.init)) }
         let d = queryDate(result)

@@ -192,7 +192,7 @@ import TransitTesting
             var rangeQuery = query
             rangeQuery.window = window
             let range = try planner.plan(rangeQuery).journeys.filter { $0.rides > 0 }
-            let both = try planner.planWithAlternatives(query, window: window, outOfTime: { false })
+            let both = try planner.planWithAlternatives(query, places: planner.resolve(query), window: window, outOfTime: { false })
             #expect(both.complete)
             #expect(both.model.journeys.map(key) == model.journeys.map(key), "\(query.from) -> \(query.to) at \(seconds) s")
             #expect(both.range.filter { $0.rides > 0 }.map(key).sorted() == range.map(key).sorted(), "\(query.from) -> \(query.to) at \(seconds) s, window \(window)")
