@@ -1,7 +1,7 @@
 import Timetable
 
 /// The change time of every footpath under one set of walking parameters, made once per
-/// timetable for the last few sets asked for (`Timetable.shared`; almost every request
+/// timetable for the last few sets asked for (`RaptorRouter.derived`; almost every request
 /// uses the defaults). The searches read these instead of working each out (a division, a
 /// ceil and three array reads per footpath and search), and the lower bounds walk the
 /// usable ones backwards.
@@ -25,8 +25,8 @@ struct FootpathCosts: Sendable {
     /// walked from, the change seconds, the footpath.
     let inOffsets: [Int32], inSource: [Int32], inChange: [Int32], inFoot: [Int32]
 
-    static func shared(_ tt: Timetable, _ p: RoutingParameters) -> FootpathCosts {
-        tt.shared.get(Key(p)) { FootpathCosts(tt, p) }
+    static func shared(_ tt: Timetable, _ p: RoutingParameters, in derived: DerivedTables) -> FootpathCosts {
+        derived.get(Key(p)) { FootpathCosts(tt, p) }
     }
 
     init(_ tt: Timetable, _ p: RoutingParameters) {

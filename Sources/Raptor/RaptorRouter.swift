@@ -15,7 +15,19 @@ import Timetable
 public struct RaptorRouter: Sendable {
     public let timetable: Timetable
 
+    /// Tables made from the timetable that requests share (the routes running on a set of
+    /// days, the footpaths' change times under a set of walking parameters).
+    let derived = DerivedTables()
+
     public init(timetable: Timetable) { self.timetable = timetable }
+
+    /// The routes running on the request's days, by stop (made once for the last few sets of days).
+    func dayRoutes(_ request: RaptorRequest) -> DayRoutes {
+        derived.get(DayRoutesKey(days: request.days)) { DayRoutes(timetable: timetable, days: request.days) }
+    }
+
+    /// The footpaths' change times under the request's walking parameters.
+    func footpaths(_ request: RaptorRequest) -> FootpathCosts { FootpathCosts.shared(timetable, request.parameters, in: derived) }
 
     /// The Pareto set over (arrival, rides) for depart-at, (departure, rides) for
     /// arrive-by, ascending rides; ties in the other end broken as the model says (latest
@@ -27,12 +39,12 @@ public struct RaptorRouter: Sendable {
 
     /// The model's answer (`route` without a window).
     private func modelSearch(_ request: RaptorRequest) -> [RaptorJourney] {
-        var search = Search(timetable, request, forward: !request.arriveBy, maxRides: request.parameters.maxTransfers + 1)
+        var search = Search(timetable, request, dayRoutes(request), footpaths(request), forward: !request.arriveBy, maxRides: request.parameters.maxTransfers + 1)
         let found = search.run()
         return found.map { journey in
             // The other end: the best departure (or arrival) among journeys with this
             // arrival (departure) and at most these rides.
-            var back = Search(timetable, request, forward: request.arriveBy, maxRides: journey.rides,
+            var back = Search(timetable, request, dayRoutes(request), footpaths(request), forward: request.arriveBy, maxRides: journey.rides,
                               time: request.arriveBy ? journey.departure : journey.arrival)
             guard let other = back.run().last else { return journey }
             let sameEnd = request.arriveBy ? other.departure >= journey.departure : other.arrival <= journey.arrival
@@ -79,7 +91,7 @@ extension RaptorRouter {
             if pick.departure <= after { out.append(pick); continue }
             // Found only by the iteration from just after the window: the latest departure
             // with that arrival, as `route` finds it.
-            var back = Search(timetable, request, forward: false, maxRides: pick.rides, time: pick.arrival)
+            var back = Search(timetable, request, dayRoutes(request), footpaths(request), forward: false, maxRides: pick.rides, time: pick.arrival)
             if let other = back.run().last, other.arrival <= pick.arrival, other.rides <= pick.rides { out.append(other) } else { out.append(pick) }
         }
         return out
@@ -91,9 +103,9 @@ extension RaptorRouter {
         let tt = timetable
         // Departure time from the origin -> the routes (and positions) with a run leaving then.
         var departures: [Int64: [RangeDeparture.Boarding]] = [:]
+        let running = dayRoutes(request)
         for w in request.access {
             let s = Int(w.stop)
-            let running = request.dayRoutes
             for i in Int(running.stopOffsets[s])..<Int(running.stopOffsets[s + 1]) {
                 let r = Int(running.route[i]), pos = Int(running.position[i])
                 let dayMask = running.routeDays[r]
@@ -127,7 +139,7 @@ extension RaptorRouter {
     /// its journeys may leave after the window.
     private func rangeSearch(_ request: RaptorRequest, window: Int64, outOfTime: () -> Bool) -> (kept: [RaptorJourney], complete: Bool) {
         let departures = rangeDepartures(request, window: window)
-        var search = Search(timetable, request, forward: true, maxRides: request.parameters.maxTransfers + 1)
+        var search = Search(timetable, request, dayRoutes(request), footpaths(request), forward: true, maxRides: request.parameters.maxTransfers + 1)
         search.toTarget = lowerBounds(request); search.pruneToTarget = true
         return search.runRange(departures: departures.reversed(), after: request.time + window + 1, outOfTime: outOfTime)
     }
@@ -214,7 +226,8 @@ struct Search {
     /// Owns the buffers above (freed with the last copy of this search).
     private let storage = SearchStorage()
 
-    init(_ tt: Timetable, _ request: RaptorRequest, forward: Bool, maxRides: Int, time: Int64? = nil) {
+    init(_ tt: Timetable, _ request: RaptorRequest, _ running: DayRoutes, _ footpaths: FootpathCosts, forward: Bool,
+         maxRides: Int, time: Int64? = nil) {
         self.tt = tt
         self.forward = forward
         self.maxRides = maxRides
@@ -228,10 +241,10 @@ struct Search {
         n = tt.stopCount
         filterTrips = request.filter.trips != nil
         filterStops = request.filter.stops != nil
-        running = request.dayRoutes
+        self.running = running
         filterRoutes = request.filter.routes != nil
         routeAllowed = request.filter.routes ?? []
-        footpaths = request.footpaths
+        self.footpaths = footpaths
         tripAllowed = request.filter.trips ?? []
         stopAllowed = request.filter.stops ?? []
         rounds = maxRides + 1
@@ -551,14 +564,14 @@ extension RaptorRouter {
     /// the bound never exceeds a real journey's time, from a stop reached by a ride (a
     /// change or the egress walk next) as from one ready to board.
     func lowerBounds(_ request: RaptorRequest) -> [Int64] {
-        let tt = timetable, footpaths = request.footpaths
+        let tt = timetable, footpaths = footpaths(request)
         var bound = [Int64](repeating: Search.infinity, count: tt.stopCount)
         var heap = MinHeap()
         for w in request.egress where w.seconds < bound[Int(w.stop)] {
             bound[Int(w.stop)] = w.seconds
             heap.push(w.seconds, w.stop)
         }
-        let running = request.dayRoutes
+        let running = dayRoutes(request)
         while let (d, x32) = heap.pop() {
             let x = Int(x32)
             guard d == bound[x] else { continue }

@@ -39,10 +39,6 @@ public struct RaptorRequest: Sendable {
     public let window: Int64?
     /// Rides the search may use.
     public let filter: RideFilter
-    /// The routes running on `days`, by stop (shared by all requests for those days).
-    let dayRoutes: DayRoutes
-    /// The footpaths' change times under `parameters` (shared by all requests with them).
-    let footpaths: FootpathCosts
 
     public init(arriveBy: Bool, time: Int64, access: [StopWalk], egress: [StopWalk], days: [Int],
                 parameters: RoutingParameters, window: Int64? = nil, filter: RideFilter = RideFilter(),
@@ -66,8 +62,6 @@ public struct RaptorRequest: Sendable {
         self.egress = filter.stops.map { allowed in egress.filter { allowed[Int($0.stop)] } } ?? egress
         self.days = days.filter { $0 >= 0 && $0 < timetable.dayCount }
         self.parameters = parameters
-        self.dayRoutes = timetable.dayRoutes(self.days)
-        self.footpaths = FootpathCosts.shared(timetable, parameters)
     }
 }
 

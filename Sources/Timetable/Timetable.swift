@@ -1,5 +1,4 @@
 import Geo
-import Synchronization
 import TransitModel
 
 /// The timetable the router reads: immutable flat arrays indexed by dense `Int32` ids,
@@ -188,16 +187,6 @@ public final class Timetable: Sendable {
         self.stopGrids = stopGrids; self.snapshot = snapshot; self.shapes = shapes; self.warnings = warnings
     }
 
-    /// Tables derived from this timetable that many requests share (per set of days, per
-    /// walking parameters), kept with it so that they live and die with it.
-    public let shared = SharedTables()
-
-    /// The routes running on `days` (at most 8), by stop; made once for the last few sets
-    /// of days asked for.
-    public func dayRoutes(_ days: [Int]) -> DayRoutes {
-        shared.get(DayRoutesKey(days: days)) { DayRoutes(timetable: self, days: days) }
-    }
-
     /// Whether service `s` runs on day `day` (days since `firstDay`).
     @inlinable
     public func serviceRuns(_ s: Int32, day: Int) -> Bool {
@@ -325,107 +314,6 @@ public final class StopGrid: @unchecked Sendable {
             if d < best.meters || (d == best.meters && s < best.stop) { best = (s, d) }
         }
         return best
-    }
-}
-
-/// The routes that run on a set of days, by stop: `stopRouteRoute`/`stopRoutePosition`
-/// narrowed to them, with bit i of `routeDays[r]` set when route r runs on the i-th day.
-///
-/// A feed's routes are split by service as well as by pattern (Bydgoszcz: 57 lines, 1,959
-/// routes), and most of them run on none of a query's three days; a search that walked
-/// every stop's full list spent a third of its time skipping them.
-public final class DayRoutes: Sendable {
-    public let routeDays: [UInt8]
-    public let stopOffsets: [Int32]
-    public let route: [Int32]
-    public let position: [Int32]
-    /// Stop -> stops one stop before it on these routes, with the shortest ride from there
-    /// (seconds, at most 65,535: a lower bound all the same):
-    /// predecessor[predecessorOffsets[s] ..< predecessorOffsets[s + 1]]. Made here, per
-    /// set of days, rather than kept with the timetable: memory per stop time is a target.
-    public let predecessorOffsets: [Int32]
-    public let predecessor: [Int32]
-    public let predecessorSeconds: [UInt16]
-
-    init(timetable tt: Timetable, days: [Int]) {
-        precondition(days.count <= 8, "at most 8 days")
-        var mask = [UInt8](repeating: 0, count: tt.routeCount)
-        for r in 0..<tt.routeCount {
-            for (i, day) in days.enumerated() where tt.serviceRuns(tt.routeService[r], day: day) { mask[r] |= 1 << UInt8(i) }
-        }
-        var offsets = [Int32](repeating: 0, count: tt.stopCount + 1)
-        var route: [Int32] = [], position: [Int32] = []
-        for s in 0..<tt.stopCount {
-            for i in Int(tt.stopRouteOffsets[s])..<Int(tt.stopRouteOffsets[s + 1]) where mask[Int(tt.stopRouteRoute[i])] != 0 {
-                route.append(tt.stopRouteRoute[i]); position.append(tt.stopRoutePosition[i])
-            }
-            offsets[s + 1] = Int32(route.count)
-        }
-        self.routeDays = mask; self.stopOffsets = offsets; self.route = route; self.position = position
-        // Stop -> the stops just before it on these routes, each once, with the shortest
-        // ride from there (routes split by service repeat the same pairs many times).
-        var predecessorOffsets = [Int32](repeating: 0, count: tt.stopCount + 1)
-        var predecessor: [Int32] = [], predecessorSeconds: [UInt16] = []
-        var slot = [Int32](repeating: -1, count: tt.stopCount)
-        for s in 0..<tt.stopCount {
-            let start = predecessor.count
-            for i in Int(offsets[s])..<Int(offsets[s + 1]) where position[i] > 0 {
-                let r = Int(route[i]), pos = Int(position[i])
-                let y = Int(tt.routeStops[Int(tt.routeStopOffsets[r]) + pos - 1])
-                // The shortest ride of any trip from the stop before to this one (each
-                // route position is visited once, so this reads each stop time once).
-                let nt = Int(tt.routeTripOffsets[r + 1] - tt.routeTripOffsets[r]), times = Int(tt.routeTimeOffsets[r])
-                var shortest = Int32.max
-                for j in 0..<nt { shortest = min(shortest, tt.arrivals[times + pos * nt + j] - tt.departures[times + (pos - 1) * nt + j]) }
-                let seconds = UInt16(clamping: shortest == .max ? 0 : shortest)
-                if slot[y] < 0 {
-                    slot[y] = Int32(predecessor.count); predecessor.append(Int32(y)); predecessorSeconds.append(seconds)
-                } else if seconds < predecessorSeconds[Int(slot[y])] {
-                    predecessorSeconds[Int(slot[y])] = seconds
-                }
-            }
-            for y in predecessor[start...] { slot[Int(y)] = -1 }
-            predecessorOffsets[s + 1] = Int32(predecessor.count)
-        }
-        self.predecessorOffsets = predecessorOffsets; self.predecessor = predecessor; self.predecessorSeconds = predecessorSeconds
-    }
-}
-
-private struct DayRoutesKey: Hashable, Sendable { let days: [Int] }
-
-/// The last few tables made from one timetable for keys that many requests share (the
-/// routes running on a set of days, the footpaths' change times under a set of walking
-/// parameters): queries of one day with the default parameters, the common case of a live
-/// service, make them once. Keys and values are the callers' own types; nothing of a
-/// request but such keys is kept.
-public final class SharedTables: Sendable {
-    /// (The key is made only from `Hashable & Sendable` keys; AnyHashable itself is not
-    /// marked Sendable.)
-    private struct Entry: @unchecked Sendable { let key: AnyHashable, value: any Sendable }
-    private let entries = Mutex<[Entry]>([])
-    /// Entries kept, of all kinds together (the least recently used goes first).
-    public static let capacity = 8
-
-    public init() {}
-
-    /// The value for `key`, made by `make` when it is not kept (outside the lock: two
-    /// callers may both make it; one is kept).
-    public func get<Key: Hashable & Sendable, Value: Sendable>(_ key: Key, make: () -> Value) -> Value {
-        let k = AnyHashable(key)
-        let hit: Value? = entries.withLock { list in
-            guard let i = list.firstIndex(where: { $0.key == k }), let v = list[i].value as? Value else { return nil }
-            if i > 0 { list.insert(list.remove(at: i), at: 0) }
-            return v
-        }
-        if let hit { return hit }
-        let made = make()
-        entries.withLock { list in
-            if !list.contains(where: { $0.key == k }) {
-                list.insert(Entry(key: k, value: made), at: 0)
-                if list.count > Self.capacity { list.removeLast() }
-            }
-        }
-        return made
     }
 }
 
