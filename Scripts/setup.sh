@@ -8,6 +8,7 @@
 #   librsvg2-bin (rsvg-convert)                                 tests render the coverage SVG to PNG
 #   postgresql (server, only if no /usr/lib/postgresql/*/bin/initdb)  Scripts/postgres.sh
 #   unzip, time, bc                                             benchmarks (bench-import.sh)
+#   zip                                                         tests zip an unpacked feed back (FixtureTests)
 set -euo pipefail
 
 if ! command -v swift >/dev/null 2>&1; then
@@ -15,10 +16,10 @@ if ! command -v swift >/dev/null 2>&1; then
     exit 1
 fi
 
-packages=(libpq-dev libproj-dev proj-data libgeos-dev zlib1g-dev pkg-config unzip time bc librsvg2-bin)
+packages=(libpq-dev libproj-dev proj-data libgeos-dev zlib1g-dev pkg-config unzip zip time bc librsvg2-bin)
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
-    echo "setup.sh: not a Debian system; install yourself: libpq, PROJ, zlib, pkg-config, a PostgreSQL server, unzip" >&2
+    echo "setup.sh: not a Debian system; install yourself: libpq, PROJ, zlib, pkg-config, a PostgreSQL server, unzip, zip" >&2
     exit 0
 fi
 

@@ -39,11 +39,12 @@ status=0
 swift test --skip-build "$@" || status=$?
 
 # The short soak (the 10-minute one is in Scripts/reliability.sh): 3 windows of 10 s of mixed
-# requests at 40/s to the debug build on BART. Zero errors, memory bound, latency within 3×
-# + 50 ms (10 s windows are too short to judge finer). Only on a full run, not a --filter.
+# requests at 40/s to the debug build on BART. Judged on zero errors and bounded memory only:
+# latency and rate on a debug build on a shared machine are left to the benchmarks and the
+# full soak (JUDGE_TIMING=0). Only on a full run, not a --filter.
 if [ $# -eq 0 ]; then
     section "short soak"
     TRANSIT_BIN="$(swift build --show-bin-path)/transit" MINUTES=3 WINDOW=10 RATE=40 QUERIES=100 \
-        STEADY_FACTOR=3 STEADY_SLACK_MS=50 Scripts/soak.sh Data/bart-2018.zip || status=1
+        JUDGE_TIMING=0 Scripts/soak.sh Data/bart-2018.zip || status=1
 fi
 exit "$status"

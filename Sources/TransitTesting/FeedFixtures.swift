@@ -37,6 +37,16 @@ public enum FeedFixtures {
         return fallback
     }
 
+    /// The feeds of the shared `gtfs/` folder, as its SOURCES.md lists them (smallest first).
+    /// Tests that run on "every shared feed" take their cases from here, not from a listing
+    /// of the folder: a missing folder or feed then fails the case that needs it (through
+    /// `sharedFeed`) instead of leaving nothing to run.
+    public static let sharedFeedNames = [
+        "google-sample", "caltrain", "bart-2018", "porto-alegre-trensurb-2019", "mexico-city-2018",
+        "sacramento-sacrt-2024", "milan-atm-2014", "wmata-rail-2026", "vilnius-2015", "nyc-subway-2018",
+        "porto-alegre-eptc-2019", "bydgoszcz-2020",
+    ]
+
     /// Path of a shared feed, e.g. `sharedFeed("bydgoszcz-2020")` (the `.zip` is optional).
     public static func sharedFeed(_ name: String) throws -> String {
         let file = name.hasSuffix(".zip") ? name : name + ".zip"

@@ -13,14 +13,6 @@ import TransitTesting
 /// The checks here are written from the rules, not from the code that builds regions:
 /// point-in-polygon by ray casting, distances by PROJ's geodesic.
 @Suite(.serialized) struct CoverageRegionTests {
-    static var sharedFeeds: [String] {
-        let dir = ProcessInfo.processInfo.environment["TRANSIT_SHARED_DATA"].map { $0 + "/gtfs" }
-            ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent("shared/data/gtfs").path
-        return ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".zip") }.sorted()
-            .map { dir + "/" + $0 }
-    }
-
     /// Ray casting, longitude as x: whether `p` lies inside `ring` (closed).
     static func inside(_ p: Coordinate, _ ring: [Coordinate]) -> Bool {
         var inside = false
@@ -57,9 +49,10 @@ import TransitTesting
     }
 
     @Test("every shared feed: stops inside, export valid and under 1.5× the exact area, the exact area exact",
-          arguments: sharedFeeds)
-    func region(_ path: String) throws {
-        let feedId = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+          arguments: FeedFixtures.sharedFeedNames)
+    func region(_ feedId: String) throws {
+        // Throws, naming the file, when the shared feed is missing.
+        let path = try FeedFixtures.sharedFeed(feedId)
         let (snapshot, _) = try SnapshotSink.load(path: path, feedId: feedId)
         let tt = try TimetableBuilder.build(snapshot)
         let regions = try CoverageBuilder.regions(tt)

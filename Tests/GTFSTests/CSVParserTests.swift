@@ -320,7 +320,7 @@ struct CSVParserTests {
 
     @Test("a real file with a BOM and CRLF (shared data), random chunks")
     func sharedBOMFile() throws {
-        guard let zip = sharedFeed("vilnius-2015.zip") else { return }
+        let zip = try requireSharedFeed("vilnius-2015.zip")
         let input = try readFromZip(zip, "routes.txt")
         #expect(input.starts(with: [0xEF, 0xBB, 0xBF]))
         let whole = parse(input)

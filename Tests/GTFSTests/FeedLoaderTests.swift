@@ -209,23 +209,25 @@ private let sharedExpectations: [String: (stops: Int, routes: Int, trips: Int, s
 private let robustnessFeeds = ["mexico-city-2018.zip", "vilnius-2015.zip", "wmata-rail-2026.zip", "milan-atm-2014.zip",
                                "porto-alegre-trensurb-2019.zip"]
 
+/// The feeds SOURCES.md lists, not a listing of the folder: a missing feed fails its case.
 private func sharedFeedsUnderTest() -> [String] {
-    let all = sharedFeedNames()
+    let all = sharedExpectations.keys.sorted()
     if ProcessInfo.processInfo.environment["TRANSIT_QUICK_FEEDS"] == "1" { return all.filter { robustnessFeeds.contains($0) } }
     return all
 }
 
 @Suite("GTFSFeedLoader: shared real feeds")
 struct FeedLoaderSharedFeedTests {
-    @Test("the shared data folder is found")
+    @Test("the shared data folder holds exactly the feeds SOURCES.md lists")
     func sharedDataFound() {
-        #expect(!sharedFeedNames().isEmpty, "no feeds in \(sharedDataDirectory)/gtfs; set TRANSIT_SHARED_DATA")
+        #expect(sharedFolderListing() == sharedExpectations.keys.sorted(),
+                "\(sharedDataDirectory)/gtfs (set TRANSIT_SHARED_DATA to the shared data folder)")
     }
 
     @Test("loads with no fatal problem and no row error, from the zip and from a folder alike",
           arguments: sharedFeedsUnderTest())
     func realFeed(name: String) throws {
-        let zip = try #require(sharedFeed(name))
+        let zip = try requireSharedFeed(name)
         let (fromZip, zipSink) = try loadFeed(zip)
         #expect(fromZip.issues.count(.fatal) == 0)
         #expect(fromZip.issues.count(.rowError) == 0, "\(examples(fromZip).filter { $0.severity == .rowError })")
@@ -233,7 +235,8 @@ struct FeedLoaderSharedFeedTests {
             #expect(stats.rowsLoaded == stats.rowsRead, "\(stats.file)")
             #expect((zipSink.rowCounts[stats.file] ?? 0) == stats.rowsLoaded, "\(stats.file)")
         }
-        if let e = sharedExpectations[name] {
+        do {
+            let e = try #require(sharedExpectations[name])
             #expect(fromZip.stats("stops.txt")?.rowsLoaded == e.stops)
             #expect(fromZip.stats("routes.txt")?.rowsLoaded == e.routes)
             #expect(fromZip.stats("trips.txt")?.rowsLoaded == e.trips)
@@ -260,7 +263,7 @@ struct FeedLoaderSharedFeedTests {
 
     @Test("mexico-city-2018: BOM and odd column order; junk file reported")
     func mexicoCity() throws {
-        let zip = try #require(sharedFeed("mexico-city-2018.zip"))
+        let zip = try requireSharedFeed("mexico-city-2018.zip")
         let (summary, _) = try loadFeed(zip)
         #expect(summary.issues.count(code: "UNKNOWN_FILE") == 1)
         #expect(issues(summary, "UNKNOWN_FILE").first?.file == "desktop.ini")
@@ -270,7 +273,7 @@ struct FeedLoaderSharedFeedTests {
 
     @Test("vilnius-2015: BOM everywhere, a leading space in a header name")
     func vilnius() throws {
-        let zip = try #require(sharedFeed("vilnius-2015.zip"))
+        let zip = try requireSharedFeed("vilnius-2015.zip")
         let (summary, sink) = try loadFeed(zip, keeping: ["agency.txt"])
         #expect(summary.issues.count(code: "EXTRA_COLUMN") == 0, "\(issues(summary, "EXTRA_COLUMN"))")
         #expect(summary.issues.count(code: "MISSING_VALUE") == 0)

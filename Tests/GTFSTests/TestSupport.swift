@@ -26,10 +26,24 @@ func sharedFeed(_ name: String) -> String? {
     return FileManager.default.fileExists(atPath: path) ? path : nil
 }
 
-/// Every zip in the shared `gtfs/` folder, sorted.
-func sharedFeedNames() -> [String] {
+/// Every zip in the shared `gtfs/` folder, sorted (empty when the folder is missing: only
+/// for checking that the folder holds what the tests expect, never as a list of cases).
+func sharedFolderListing() -> [String] {
     let dir = sharedDataDirectory + "/gtfs"
     return ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".zip") }.sorted()
+}
+
+/// A shared feed's path, or a thrown error naming the missing file.
+func requireSharedFeed(_ name: String) throws -> String {
+    guard let path = sharedFeed(name) else {
+        throw MissingSharedFeed(path: sharedDataDirectory + "/gtfs/" + name)
+    }
+    return path
+}
+
+struct MissingSharedFeed: Error, CustomStringConvertible {
+    let path: String
+    var description: String { "\(path) is missing: set TRANSIT_SHARED_DATA to the shared data folder" }
 }
 
 /// A fresh temporary folder; remove it with `removeTemporary`.

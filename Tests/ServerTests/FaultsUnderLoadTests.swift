@@ -54,6 +54,21 @@ struct FaultsUnderLoadTests {
             }
         }
 
+        /// Waits until at least `count` requests sent after `since` have been answered (any
+        /// status: the checks judge them), or `timeout` seconds pass; the number answered.
+        /// A count, not a clock, decides how long the load runs: on a busy machine a debug
+        /// server answers slowly.
+        @discardableResult
+        func waitForAnswers(_ count: Int, since: Date, timeout: Double = 120) -> Int {
+            let deadline = Date().addingTimeInterval(timeout)
+            var n = 0
+            while true {
+                n = lock.withLock { entries.filter { $0.at > since && $0.status != nil }.count }
+                if n >= count || Date() > deadline { return n }
+                usleep(20_000)
+            }
+        }
+
         func stop() -> [Entry] {
             stopping.set()
             clients.wait()
@@ -94,7 +109,7 @@ struct FaultsUnderLoadTests {
 
         let expected = try Self.calmAnswers(first)
         let load = Load(first)
-        usleep(3_000_000)
+        load.waitForAnswers(20, since: .distantPast)
         let killedAt = Date()
         first.running.kill(SIGKILL)
         let killed = first.running.wait(timeout: 30)
@@ -104,13 +119,13 @@ struct FaultsUnderLoadTests {
         #expect(server.port == port, "the new server listens on \(server.port), not \(port)")
         try server.waitUntil("bart served again") { h in (h["feeds"] as? [[String: Any]])?.count == 1 }
         let readyAt = Date()
-        usleep(3_000_000)
+        // A request answered just after readiness was seen may have been sent before it.
+        load.waitForAnswers(20, since: readyAt.addingTimeInterval(0.5))
         let entries = load.stop()
         let end = server.stop()
         #expect(end.status == 0 && !end.signaled, "the restarted server did not exit cleanly: \(end.stderr.suffix(600))")
 
         let before = entries.filter { $0.at < killedAt }
-        // A request answered just after readiness was seen may have been sent before it.
         let after = entries.filter { $0.at > readyAt.addingTimeInterval(0.5) }
         #expect(before.count >= 20 && after.count >= 20, "too few requests to judge: \(before.count) before, \(after.count) after")
         Self.expectAllAnswered(before, "before the kill", like: expected)
@@ -131,17 +146,19 @@ struct FaultsUnderLoadTests {
         try server.waitUntil("bart served") { h in (h["feeds"] as? [[String: Any]])?.count == 1 }
         let expected = try Self.calmAnswers(server)
         let load = Load(server)
-        usleep(1_000_000)
+        let calm = load.waitForAnswers(10, since: .distantPast)
         try cluster.stop()
         try server.waitUntil("database unreachable", timeout: 60) { h in (h["database"] as? [String: Any])?["reachable"] as? Bool == false }
+        let downSeen = Date()
         let health = try server.request("/v1/health")
         #expect(health.status == 200 && health.json?["status"] as? String == "degraded", "health while PostgreSQL is down: \(health.text.prefix(400))")
-        usleep(2_000_000)
+        let whileDown = load.waitForAnswers(15, since: downSeen)
         try cluster.start()
         try server.waitUntil("database back", timeout: 90) { h in (h["database"] as? [String: Any])?["reachable"] as? Bool == true }
-        usleep(1_000_000)
+        let afterBack = load.waitForAnswers(15, since: Date())
         let entries = load.stop()
-        #expect(entries.count >= 40, "too few requests to judge: \(entries.count)")
+        #expect(calm >= 10 && whileDown >= 15 && afterBack >= 15,
+                "too few requests to judge: \(calm) before the stop, \(whileDown) while down, \(afterBack) after")
         Self.expectAllAnswered(entries, "while PostgreSQL stopped and came back", like: expected)
         let end = server.stop()
         #expect(end.status == 0 && !end.signaled, "the server did not exit cleanly: \(end.stderr.suffix(600))")

@@ -39,11 +39,19 @@ struct SecurityTests {
         // One token every 5 s: far more than a request takes here even on a loaded machine.
         try Self.withServer(["--plan-rate", "0.2", "--plan-burst", "3"], limitPlans: true) { server, _ in
             let v = try validator(server)
+            // The burst: one plan and two bad requests to /v1/plan (they count too: they are
+            // refused before any parsing) take the three tokens, so the next plan is refused.
+            // Counted, not timed: one more is let through for each token that may have come
+            // back while they were sent (one per 5 s).
+            let burstStart = Date()
             let first = try server.request(Self.planPath)
             #expect(first.status == 200, "the first plan of the burst: \(first.text.prefix(300))")
-            // Bad requests to /v1/plan count too (they are refused before any parsing).
             for _ in 0..<2 { #expect(try server.request("/v1/plan?from=nowhere").status == 400) }
-            let refused = try server.request(Self.planPath)
+            var refused = try server.request(Self.planPath)
+            var extra = 0
+            while refused.status == 200 && extra < 5 { extra += 1; refused = try server.request(Self.planPath) }
+            #expect(extra <= Int(Date().timeIntervalSince(burstStart) * 0.2),
+                    "\(extra) plans answered after the burst of 3 within \(Date().timeIntervalSince(burstStart)) s")
             #expect(refused.status == 429)
             expectConforms(v, Self.planPath, refused)
             expectErrorShape(refused, code: "RATE_LIMITED")
@@ -61,10 +69,28 @@ struct SecurityTests {
             let other = try RawHTTP.get(port: server.port, Self.planPath, from: "127.0.0.2")
             #expect(other.status == 200, "another address has its own bucket: \(other.text.prefix(300))")
 
-            // A token comes back after Retry-After seconds.
-            Thread.sleep(forTimeInterval: Double(wait ?? 5) + 0.2)
-            #expect(try server.request(Self.planPath).status == 200)
-            #expect(try server.request(Self.planPath).status == 429)
+            // A token comes back: asked every half second (a refused plan takes no token),
+            // a plan is answered again, within a generous minute at one token per 5 s.
+            let giveUp = Date().addingTimeInterval(60)
+            var back = false
+            while !back && Date() < giveUp {
+                let r = try server.request(Self.planPath)
+                #expect(r.status == 200 || r.status == 429, "\(r.status) \(r.text.prefix(200))")
+                back = r.status == 200
+                if !back { Thread.sleep(forTimeInterval: 0.5) }
+            }
+            #expect(back, "no plan answered within a minute of being refused (one token every 5 s)")
+            // And the bucket is empty again: of 10 plans sent back to back, at most one more
+            // than the tokens that can have come back meanwhile is answered, the rest refused.
+            let again = Date()
+            var answered = 0, refusedAgain = 0
+            for _ in 0..<10 {
+                let status = try server.request(Self.planPath).status
+                if status == 200 { answered += 1 } else if status == 429 { refusedAgain += 1 }
+            }
+            let tokens = Int(Date().timeIntervalSince(again) * 0.2) + 1
+            #expect(answered + refusedAgain == 10)
+            #expect(answered <= tokens, "\(answered) of 10 plans answered, \(refusedAgain) refused; at most \(tokens) tokens came back")
         }
         // Lifted: as the benchmarks, the fuzzer and the soak test run it.
         try Self.withServer(["--plan-rate", "0"], limitPlans: true) { server, _ in
@@ -164,10 +190,11 @@ struct SecurityTests {
                 Thread.sleep(forTimeInterval: 0.005)
                 _ = RawHTTP.sendAll(fd, Array("a".utf8))
             }
-            // All within 8 s of now (the idle timeout is 2 s).
-            let deadline = Date().addingTimeInterval(8)
+            // All closed by the server (the idle timeout is 2 s; how soon is not judged here,
+            // only that it happens: each is waited for up to two minutes from now).
+            let deadline = Date().addingTimeInterval(120)
             let closed = fds.filter { RawHTTP.waitClosed($0, seconds: max(0.01, deadline.timeIntervalSinceNow)) }.count
-            #expect(closed == fds.count, "\(closed) of \(fds.count) idle or slow connections closed by the server within 8 s")
+            #expect(closed == fds.count, "\(closed) of \(fds.count) idle or slow connections closed by the server")
 
             #expect(try server.request("/v1/health").status == 200)
             let after = try residentBytes(server)
@@ -431,7 +458,8 @@ enum RawHTTP {
     }
 
     /// Reads one answer (head, then the body by Content-Length), then whether the server
-    /// closes the connection within a second.
+    /// closes the connection: waited for up to 30 s, as the question is whether it does, not
+    /// how soon (a connection it keeps open costs that wait, or the server's idle timeout).
     static func readAnswer(_ fd: Int32) -> Answer {
         var answer = Answer()
         var data = [UInt8]()
@@ -455,7 +483,7 @@ enum RawHTTP {
             }
         }
         if let end = headEnd { answer.body = Data(data[end..<min(data.count, end + length)]) }
-        if !answer.closed { answer.closed = waitClosed(fd, seconds: 1) }
+        if !answer.closed { answer.closed = waitClosed(fd, seconds: 30) }
         return answer
     }
 

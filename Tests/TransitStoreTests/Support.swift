@@ -66,3 +66,19 @@ func importExpectingFatal(_ db: PGConnection, path: String, feedId: String, stri
         return nil
     }
 }
+
+/// The COPY into a stop_times partition in progress on `database` (another backend's),
+/// with the rows it has taken so far; nil when no such COPY runs. The table is named by
+/// the backend's statement (`COPY gtfs_part.stop_times_<import> … FROM STDIN`): the
+/// progress view's relid cannot be resolved from here, as the partition is created in
+/// the import's own, uncommitted transaction.
+func stopTimesCopy(_ db: PGConnection, database: String) throws -> (table: String, rows: Int)? {
+    let row = try db.scalar("""
+        SELECT split_part(a.query, ' ', 2) || ' ' || p.tuples_processed
+        FROM pg_stat_progress_copy p JOIN pg_stat_activity a ON a.pid = p.pid
+        WHERE p.datname = $1 AND p.pid <> pg_backend_pid() AND p.command = 'COPY FROM'
+          AND a.query LIKE 'COPY gtfs\\_part.stop\\_times\\_%'
+        """, [database])
+    guard let parts = row?.split(separator: " "), parts.count == 2, let rows = Int(parts[1]) else { return nil }
+    return (String(parts[0]), rows)
+}
