@@ -89,15 +89,26 @@ public struct AnswerDocument: Decodable, Sendable, Equatable {
     public var notices: [Notice]
     public var query: Query
 
-    /// The answer in `json`, or the error it holds (`{"error": {"code", "message"}}`).
-    public static func read(_ json: [UInt8]) throws(PlanError) -> AnswerDocument {
+    /// Why there is no document: the answer's error (`{"error": {"code", "message"}}`:
+    /// the planner's reasons, and whatever else a server answers, such as `RATE_LIMITED`),
+    /// or `BAD_ANSWER` when the bytes are no answer at all.
+    public struct ReadError: Error, Sendable, Equatable {
+        public var code: String
+        public var message: String
+        public init(code: String, message: String) { self.code = code; self.message = message }
+        /// A planner's reason, as a server's JSON carries it.
+        public init(_ e: PlanError) { self.init(code: e.code.rawValue, message: e.message) }
+    }
+
+    /// The answer in `json`, or the error it holds.
+    public static func read(_ json: [UInt8]) throws(ReadError) -> AnswerDocument {
         struct ErrorBody: Decodable { struct E: Decodable { var code: String; var message: String }; var error: E? }
         let data = Data(json)
         if let e = try? JSONDecoder().decode(ErrorBody.self, from: data), let error = e.error {
-            throw PlanError(error.code, error.message)
+            throw ReadError(code: error.code, message: error.message)
         }
         do { return try JSONDecoder().decode(AnswerDocument.self, from: data) } catch {
-            throw PlanError("BAD_ANSWER", "the answer could not be read: \(error)")
+            throw ReadError(code: "BAD_ANSWER", message: "the answer could not be read: \(error)")
         }
     }
 

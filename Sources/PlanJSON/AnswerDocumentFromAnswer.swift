@@ -39,7 +39,7 @@ extension AnswerDocument {
             return Itinerary(legs: legs, labels: o.labels, summary: summary, map: Map(features: features))
         }
         recommended = a.recommended
-        notices = a.notices.map { Notice(code: $0.code, message: $0.message) }
+        notices = a.notices.map { Notice(code: $0.code.rawValue, message: $0.message) }
         query = Query(time: iso(a.result.time), timeZone: a.result.timeZone, arriveBy: a.arriveBy)
     }
 }

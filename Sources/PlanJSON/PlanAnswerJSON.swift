@@ -44,7 +44,7 @@ public enum PlanAnswerJSON {
 
     /// The error as the API answers it: `{"error": {"code", "message", "details"}}`.
     public static func apiError(_ e: PlanError) -> [String: Any] {
-        ["error": ["code": e.code, "message": e.message, "details": e.details.mapValues(\.json)] as [String: Any]]
+        ["error": ["code": e.code.rawValue, "message": e.message, "details": e.details.mapValues(\.json)] as [String: Any]]
     }
 
     /// The answer as JSON text; `feeds` (the API's: the feeds and versions it was planned
@@ -70,7 +70,7 @@ public enum PlanAnswerJSON {
         for (i, o) in a.options.enumerated() { itinerary(o, zone, recommended: i == a.recommended, into: &w) }
         w.endArray()
         w.key("notices"); w.beginArray()
-        for n in a.notices { w.beginObject(); w.field("code", n.code); w.field("message", n.message); w.endObject() }
+        for n in a.notices { w.beginObject(); w.field("code", n.code.rawValue); w.field("message", n.message); w.endObject() }
         w.endArray()
         w.key("query"); w.beginObject()
         w.field("arriveBy", a.arriveBy)

@@ -47,7 +47,7 @@ extension JourneyPlanner {
     func outsideCoverage(end: String, feed: Int32, meters: Double, inPeriod: Bool) -> PlanError {
         let snapshot = timetable.snapshot
         guard feed >= 0 else {
-            return PlanError("OUTSIDE_COVERAGE", "The \(end) is outside the area this service covers: no feed is loaded.",
+            return PlanError(.outsideCoverage, "The \(end) is outside the area this service covers: no feed is loaded.",
                              details: ["end": .text(end)])
         }
         let id = snapshot.feedIds[Int(feed)], name = feedNames[Int(feed)]
@@ -58,6 +58,6 @@ extension JourneyPlanner {
               + (meters < 1000 ? "\(Int(meters.rounded(.up))) m" : Words.distance(meters)) + " away."
         var details: [String: PlanDetail] = ["end": .text(end), "nearestRegion": .text(id), "regionName": .text(name)]
         if !inPeriod { details["distanceMeters"] = .number(meters.rounded()) }
-        return PlanError("OUTSIDE_COVERAGE", message, details: details)
+        return PlanError(.outsideCoverage, message, details: details)
     }
 }

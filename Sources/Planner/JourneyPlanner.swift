@@ -110,15 +110,40 @@ public indirect enum PlanDetail: Sendable, Equatable {
     case object([String: PlanDetail])
 }
 
-/// Why a plan was refused: a stable code, a plain sentence, and details a program can use.
+/// Why a request has no itinerary: the request could not be read or names what is not
+/// there, or it was read and nothing answers it. The raw values are the API's error codes.
+public enum PlanReason: String, Sendable, CaseIterable {
+    /// A parameter out of its range or not of its form.
+    case badParameter = "BAD_PARAMETER"
+    /// A request that could not be read at all (a `--batch` line that is not a query).
+    case badQuery = "BAD_QUERY"
+    /// `stop:ID` names no stop.
+    case unknownStop = "UNKNOWN_STOP"
+    /// `stop:ID` names stops in several feeds.
+    case ambiguousStop = "AMBIGUOUS_STOP"
+    /// The stop named has no coordinates.
+    case stopWithoutLocation = "STOP_WITHOUT_LOCATION"
+    /// Origin and destination are the same place.
+    case samePlace = "SAME_PLACE"
+    /// An end is outside every coverage region (or outside those with service that day).
+    case outsideCoverage = "OUTSIDE_COVERAGE"
+    /// The request's walking limit or wheelchair filter leaves no stop near an end.
+    case noStopNearby = "NO_STOP_NEARBY"
+    /// No feed serving either end runs on the query's days.
+    case outsideServicePeriod = "OUTSIDE_SERVICE_PERIOD"
+    /// Stops and service at both ends, but nothing connects them within the limits.
+    case noConnection = "NO_CONNECTION"
+}
+
+/// Why a plan has no itinerary: the reason, a plain sentence, and details a program can use.
 public struct PlanError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let code: String
+    public let code: PlanReason
     public let message: String
     public let details: [String: PlanDetail]
-    public init(_ code: String, _ message: String, details: [String: PlanDetail] = [:]) {
+    public init(_ code: PlanReason, _ message: String, details: [String: PlanDetail] = [:]) {
         self.code = code; self.message = message; self.details = details
     }
-    public var description: String { "\(code): \(message)" }
+    public var description: String { "\(code.rawValue): \(message)" }
 }
 
 /// Which transit modes a plan may use: `BUS,TRAM` (only these) or `-BUS` (all but these).
@@ -133,7 +158,7 @@ public struct ModeFilter: Sendable, Equatable, CustomStringConvertible {
         let items = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let allowedNames = LegMode.allCases.filter { $0 != .walk }.map(\.rawValue).joined(separator: ", ")
         guard !items.isEmpty else {
-            throw PlanError("BAD_PARAMETER", "modes is empty: give a list such as BUS,TRAM or -BUS (allowed: \(allowedNames))",
+            throw PlanError(.badParameter, "modes is empty: give a list such as BUS,TRAM or -BUS (allowed: \(allowedNames))",
                             details: ["parameter": .text("modes")])
         }
         let excluding = items.allSatisfy { $0.hasPrefix("-") || $0.hasPrefix("!") }
@@ -142,7 +167,7 @@ public struct ModeFilter: Sendable, Equatable, CustomStringConvertible {
             let name = (excluding ? String(item.dropFirst()) : item).uppercased()
             let aliases: [String: LegMode] = ["METRO": .subway, "TRAIN": .rail, "CABLE_CAR": .cableTram, "AIR": .air]
             guard let mode = LegMode(rawValue: name) ?? aliases[name], mode != .walk else {
-                throw PlanError("BAD_PARAMETER", "modes: \"\(item)\" is not a transit mode (allowed: \(allowedNames); "
+                throw PlanError(.badParameter, "modes: \"\(item)\" is not a transit mode (allowed: \(allowedNames); "
                                 + "prefix every item with - to exclude)", details: ["parameter": .text("modes"), "value": .text(item)])
             }
             set.insert(mode)
@@ -358,11 +383,11 @@ public final class JourneyPlanner: Sendable {
         }
         let candidates = (stopsById[id] ?? []).filter { feed == nil || timetable.snapshot.stops[Int($0)].feed == feedIndex[feed!] }
         guard let first = candidates.first else {
-            throw PlanError("UNKNOWN_STOP", "no stop with id \"\(id)\"" + (feed.map { " in feed \"\($0)\"" } ?? ""))
+            throw PlanError(.unknownStop, "no stop with id \"\(id)\"" + (feed.map { " in feed \"\($0)\"" } ?? ""))
         }
         if candidates.count > 1 {
             let feeds = candidates.map { timetable.snapshot.feedIds[Int(timetable.snapshot.stops[Int($0)].feed)] }
-            throw PlanError("AMBIGUOUS_STOP", "stop id \"\(id)\" is in several feeds (\(feeds.joined(separator: ", "))): write stop:FEED:\(id)")
+            throw PlanError(.ambiguousStop, "stop id \"\(id)\" is in several feeds (\(feeds.joined(separator: ", "))): write stop:FEED:\(id)")
         }
         return first
     }
@@ -373,7 +398,7 @@ public final class JourneyPlanner: Sendable {
         case .stop(let feed, let id):
             let s = try resolveStop(feed, id)
             guard let c = timetable.coordinate(ofStop: s) else {
-                throw PlanError("STOP_WITHOUT_LOCATION", "stop \"\(id)\" has no coordinates")
+                throw PlanError(.stopWithoutLocation, "stop \"\(id)\" has no coordinates")
             }
             return c
         }
@@ -455,7 +480,7 @@ public final class JourneyPlanner: Sendable {
                       route: (RaptorRequest) -> [RaptorJourney]) throws(PlanError) -> PlanResult {
         let p = query.parameters
         do { try p.validate(footpathBeelineMeters: timetable.footpathBeelineMeters) } catch {
-            throw PlanError("BAD_PARAMETER", error.description,
+            throw PlanError(.badParameter, error.description,
                             details: ["parameter": .text(error.parameter), "value": .text(error.value), "allowed": .text(error.allowed)])
         }
         let places: ResolvedPlaces
@@ -483,7 +508,7 @@ public final class JourneyPlanner: Sendable {
             request = try RaptorRequest(arriveBy: query.arriveBy, time: t, access: access, egress: egress, days: days,
                                         parameters: p, window: window, filter: filter, timetable: timetable)
         } catch {
-            throw PlanError("BAD_PARAMETER", error.description,
+            throw PlanError(.badParameter, error.description,
                             details: ["parameter": .text(error.parameter), "value": .text(error.value), "allowed": .text(error.allowed)])
         }
         journeys += route(request).map(Journey.init)
@@ -546,7 +571,7 @@ public final class JourneyPlanner: Sendable {
         } else {
             how = "no \(kind) is known near it"
         }
-        return PlanError("NO_STOP_NEARBY", "There is no \(kind) within \(Int(p.maxAccessWalk)) m walk of the \(end): \(how).",
+        return PlanError(.noStopNearby, "There is no \(kind) within \(Int(p.maxAccessWalk)) m walk of the \(end): \(how).",
                          details: details)
     }
 }

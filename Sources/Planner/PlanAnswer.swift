@@ -21,7 +21,16 @@ public struct PlanOption: Sendable {
 
 /// Something the rider should know about an answer that still has itineraries.
 public struct PlanNotice: Sendable, Equatable {
-    public var code: String
+    /// What the notice is about; the raw values are the API's notice codes.
+    public enum Code: String, Sendable, CaseIterable {
+        /// The request's time budget ran out before every alternative was looked for.
+        case alternativesCutShort = "ALTERNATIVES_CUT_SHORT"
+        /// Only accessible stops and trips were used, and how much is unknown.
+        case wheelchair = "WHEELCHAIR"
+        /// No service on the query's days: only the walk is offered.
+        case outsideServicePeriod = "OUTSIDE_SERVICE_PERIOD"
+    }
+    public var code: Code
     public var message: String
 }
 
@@ -43,6 +52,26 @@ public struct PlanAnswer: Sendable {
     public var wheelchair: Bool
 }
 
+/// What a plan request gets back: the itineraries to compare, or the reason there are none.
+public enum PlanOutcome: Sendable {
+    case itineraries(PlanAnswer)
+    case noItinerary(PlanError)
+
+    /// The answer, or its reason thrown (for callers that handle both alike).
+    public func get() throws(PlanError) -> PlanAnswer {
+        switch self {
+        case .itineraries(let answer): return answer
+        case .noItinerary(let reason): throw reason
+        }
+    }
+
+    /// The reason there is no itinerary, if there is none.
+    public var reason: PlanError? {
+        if case .noItinerary(let reason) = self { return reason }
+        return nil
+    }
+}
+
 extension JourneyPlanner {
     public static let defaultItineraries = 5
     public static let maxItineraries = 20
@@ -52,25 +81,31 @@ extension JourneyPlanner {
     /// A plan answer: the model's Pareto set at the query time and the next departures
     /// inside the window (arrive-by: the earlier arrivals), de-duplicated, without rides
     /// that take longer than walking the whole way, at most `numItineraries`, ordered by
-    /// departure and labelled. Throws, with a code and a
-    /// sentence, when there is no itinerary: `SAME_PLACE`, `OUTSIDE_COVERAGE` (an end
-    /// outside every coverage region), `NO_STOP_NEARBY` (the request's own walking limit
-    /// or wheelchair filter leaves no stop), `OUTSIDE_SERVICE_PERIOD`, `NO_CONNECTION`
-    /// (and `BAD_PARAMETER`, `UNKNOWN_STOP`, …).
-    public func answer(_ query: PlanQuery, numItineraries: Int = JourneyPlanner.defaultItineraries) throws(PlanError) -> PlanAnswer {
+    /// departure and labelled; or, as a value, the reason there is none (`PlanReason`:
+    /// `SAME_PLACE`, `OUTSIDE_COVERAGE` (an end outside every coverage region),
+    /// `NO_STOP_NEARBY` (the request's own walking limit or wheelchair filter leaves no
+    /// stop), `OUTSIDE_SERVICE_PERIOD`, `NO_CONNECTION`, `BAD_PARAMETER`, `UNKNOWN_STOP`, …)
+    /// with a sentence and details. Nothing is thrown.
+    public func answer(_ query: PlanQuery, numItineraries: Int = JourneyPlanner.defaultItineraries) -> PlanOutcome {
+        do throws(PlanError) { return .itineraries(try itineraries(query, numItineraries: numItineraries)) } catch {
+            return .noItinerary(error)
+        }
+    }
+
+    private func itineraries(_ query: PlanQuery, numItineraries: Int) throws(PlanError) -> PlanAnswer {
         guard (1...Self.maxItineraries).contains(numItineraries) else {
-            throw PlanError("BAD_PARAMETER", "numItineraries is \(numItineraries): allowed are 1 to \(Self.maxItineraries)",
+            throw PlanError(.badParameter, "numItineraries is \(numItineraries): allowed are 1 to \(Self.maxItineraries)",
                             details: ["parameter": .text("numItineraries"), "value": .number(Double(numItineraries))])
         }
         let window = query.window ?? Self.defaultWindow
         guard (0...86_400).contains(window) else {
-            throw PlanError("BAD_PARAMETER", "window is \(window / 60) min: allowed are 0 to 1440 minutes",
+            throw PlanError(.badParameter, "window is \(window / 60) min: allowed are 0 to 1440 minutes",
                             details: ["parameter": .text("window"), "value": .number(Double(window))])
         }
         let places = try resolve(query)
         let origin = places.origin.point, destination = places.destination.point
         if Geodesic.distance(origin, destination) < 1 {
-            throw PlanError("SAME_PLACE", "The origin and the destination are the same place: there is nowhere to go.")
+            throw PlanError(.samePlace, "The origin and the destination are the same place: there is nowhere to go.")
         }
         // Coverage: both ends inside a region (near a stop with service on the model's days).
         let days = when(query.time, zoneName: places.zoneName).days
@@ -144,7 +179,7 @@ extension JourneyPlanner {
 
         var notices: [PlanNotice] = []
         if cutShort {
-            notices.append(PlanNotice(code: "ALTERNATIVES_CUT_SHORT",
+            notices.append(PlanNotice(code: .alternativesCutShort,
                                       message: "Not every alternative in the window was looked for: the request ran out of time."))
         }
         if query.wheelchair {
@@ -154,10 +189,10 @@ extension JourneyPlanner {
                 message += " \(unknown.stops) of \(unknown.boardableStops) stops and \(unknown.trips) of \(unknown.allTrips) trips "
                     + "have no accessibility information and count as not accessible."
             }
-            notices.append(PlanNotice(code: "WHEELCHAIR", message: message))
+            notices.append(PlanNotice(code: .wheelchair, message: message))
         }
         if let outside, chosen.contains(where: { $0.journey.rides == 0 }) {
-            notices.append(PlanNotice(code: outside.code, message: outside.message))
+            notices.append(PlanNotice(code: .outsideServicePeriod, message: outside.message))
         }
         guard !chosen.isEmpty else {
             if let outside { throw outside }
@@ -235,7 +270,7 @@ extension JourneyPlanner {
             details.append(.object(["feed": .text(snapshot.feedIds[Int(f)]), "start": .text(period.first.iso8601),
                                     "end": .text(period.last.iso8601)]))
         }
-        return PlanError("OUTSIDE_SERVICE_PERIOD",
+        return PlanError(.outsideServicePeriod,
                          "There is no service on \(d.iso8601): the timetable\(periods.count == 1 ? "" : "s of") \(periods.joined(separator: "; ")).",
                          details: ["date": .text(d.iso8601), "feeds": .list(details)])
     }
@@ -251,7 +286,7 @@ extension JourneyPlanner {
         var details: [String: PlanDetail] = ["date": .text("\(queryDate(result).iso8601)"), "maxTransfers": .number(Double(p.maxTransfers)),
                                              "wheelchair": .flag(query.wheelchair)]
         if let modes = query.modes { details["modes"] = .text(modes.description) }
-        return PlanError("NO_CONNECTION",
+        return PlanError(.noConnection,
                          "No connection: nothing that \(when) on \(queryDate(result).iso8601) reaches the destination "
                          + limits.joined(separator: ", ") + ".", details: details)
     }

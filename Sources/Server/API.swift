@@ -90,12 +90,12 @@ public struct TransitAPI: Sendable {
         var (query, n) = try PlanParameters.query(q, now: Int64(Date().timeIntervalSince1970))
         let s = try served()
         query.deadline = deadline
-        do {
-            let answer = try s.planner.answer(query, numItineraries: n)
+        switch s.planner.answer(query, numItineraries: n) {
+        case .itineraries(let answer):
             return Self.response(200, ByteBuffer(bytes: PlanAnswerJSON.answerBytes(answer, feeds: s.feeds.map { ($0.id, $0.version) })),
                                  contentType: "application/json")
-        } catch {
-            throw APIError.from(error)
+        case .noItinerary(let reason):
+            throw APIError.from(reason)
         }
     }
 

@@ -36,11 +36,11 @@ public struct APIError: Error, Sendable {
     public static func from(_ e: PlanError) -> APIError {
         let status: Int
         switch e.code {
-        case "BAD_PARAMETER", "BAD_QUERY", "AMBIGUOUS_STOP": status = 400
-        case "UNKNOWN_STOP": status = 404
-        default: status = 422
+        case .badParameter, .badQuery, .ambiguousStop: status = 400
+        case .unknownStop: status = 404
+        case .stopWithoutLocation, .samePlace, .outsideCoverage, .noStopNearby, .outsideServicePeriod, .noConnection: status = 422
         }
-        return APIError(status, e.code, e.message, details: e.details)
+        return APIError(status, e.code.rawValue, e.message, details: e.details)
     }
 
     public var json: [String: Any] {

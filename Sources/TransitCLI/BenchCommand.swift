@@ -153,7 +153,7 @@ struct BenchCommand: ParsableCommand {
             var i = worker
             while i < list.count {
                 let t = DispatchTime.now().uptimeNanoseconds
-                let ok = answer ? (try? planner.answer(list[i]))?.options.contains { $0.journey.rides > 0 } ?? false
+                let ok = answer ? (try? planner.answer(list[i]).get())?.options.contains { $0.journey.rides > 0 } ?? false
                                 : (try? planner.plan(list[i]))?.journeys.contains { $0.rides > 0 } ?? false
                 lat.buffer[i] = Double(DispatchTime.now().uptimeNanoseconds - t) / 1e9
                 ans.buffer[i] = ok ? 1 : 0

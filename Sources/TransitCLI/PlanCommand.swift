@@ -187,7 +187,7 @@ struct PlanCommand: ParsableCommand {
             }
             if let note { print("Note: \(note)") }
             let doc: AnswerDocument
-            do throws(PlanError) { doc = try outcome.document() } catch { throw CLIError(error.message) }
+            do throws(AnswerDocument.ReadError) { doc = try outcome.document() } catch { throw CLIError(error.message) }
             if let option, option > doc.itineraries.count {
                 throw CLIError("--option \(option): there \(doc.itineraries.count == 1 ? "is 1 alternative" : "are \(doc.itineraries.count) alternatives") for this trip")
             }
@@ -266,7 +266,7 @@ struct PlanCommand: ParsableCommand {
             let out: String
             do throws(PlanError) {
                 let (query, n) = try PlanBatch.query(line)
-                out = PlanAnswerJSON.answer(try planner.answer(query, numItineraries: n))
+                out = PlanAnswerJSON.answer(try planner.answer(query, numItineraries: n).get())
             } catch { out = PlanAnswerJSON.encode(PlanAnswerJSON.error(error)) }
             FileHandle.standardOutput.write(Data((out + "\n").utf8))
         }
@@ -302,11 +302,11 @@ enum PlanBatch {
     static func query(_ line: Data) throws(PlanError) -> (PlanQuery, Int) {
         let q: Query
         do { q = try JSONDecoder().decode(Query.self, from: line) } catch {
-            throw PlanError("BAD_QUERY", "not a JSON query with from, to and time: \(error)")
+            throw PlanError(.badQuery, "not a JSON query with from, to and time: \(error)")
         }
-        guard let from = Place.parse(q.from) else { throw PlanError("BAD_PARAMETER", "from \"\(q.from)\" is neither lat,lon nor stop:ID") }
-        guard let to = Place.parse(q.to) else { throw PlanError("BAD_PARAMETER", "to \"\(q.to)\" is neither lat,lon nor stop:ID") }
-        guard let time = QueryTime.parse(q.time) else { throw PlanError("BAD_PARAMETER", "time \"\(q.time)\" is not ISO 8601 such as 2020-04-20T08:30:00") }
+        guard let from = Place.parse(q.from) else { throw PlanError(.badParameter, "from \"\(q.from)\" is neither lat,lon nor stop:ID") }
+        guard let to = Place.parse(q.to) else { throw PlanError(.badParameter, "to \"\(q.to)\" is neither lat,lon nor stop:ID") }
+        guard let time = QueryTime.parse(q.time) else { throw PlanError(.badParameter, "time \"\(q.time)\" is not ISO 8601 such as 2020-04-20T08:30:00") }
         var p = RoutingParameters()
         if let v = q.walkSpeed { p.walkSpeed = v }
         if let v = q.walkDetourFactor { p.walkDetourFactor = v }
@@ -316,7 +316,7 @@ enum PlanBatch {
         if let v = q.transferSlack { p.transferSlack = v }
         if let v = q.maxTransfers { p.maxTransfers = v }
         if let w = q.window, !(0...1440).contains(w) {
-            throw PlanError("BAD_PARAMETER", "window is \(w) min: allowed are 0 to 1440 minutes", details: ["parameter": .text("window")])
+            throw PlanError(.badParameter, "window is \(w) min: allowed are 0 to 1440 minutes", details: ["parameter": .text("window")])
         }
         let modes = try q.modes.map { m throws(PlanError) in try ModeFilter.parse(m) }
         return (PlanQuery(from: from, to: to, time: time, arriveBy: q.arriveBy ?? false, parameters: p, window: q.window.map { $0 * 60 },

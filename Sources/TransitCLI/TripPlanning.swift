@@ -27,7 +27,7 @@ struct PlanRequest {
 /// An answer to a `PlanRequest`: the planner's own (in process) or a server's JSON. The
 /// text is rendered from its `AnswerDocument`, made directly from the planner's answer or
 /// read from the server's JSON, which are the same; `--json` prints the API's JSON.
-enum PlanOutcome {
+enum PlanReply {
     case local(Result<PlanAnswer, PlanError>, feeds: [(id: String, version: Int)]?)
     case remote([UInt8])
 
@@ -40,10 +40,11 @@ enum PlanOutcome {
         }
     }
 
-    /// The answer as the text renders it; the planner's reason when there is none.
-    func document() throws(PlanError) -> AnswerDocument {
+    /// The answer as the text renders it; the reason (the planner's or the server's) when there is none.
+    func document() throws(AnswerDocument.ReadError) -> AnswerDocument {
         switch self {
-        case .local(let result, _): return AnswerDocument(try result.get())
+        case .local(.success(let answer), _): return AnswerDocument(answer)
+        case .local(.failure(let reason), _): throw AnswerDocument.ReadError(reason)
         case .remote(let bytes): return try AnswerDocument.read(bytes)
         }
     }
@@ -57,7 +58,7 @@ protocol PlanBackend {
     /// The name of a stop given by id, when known.
     func stopName(feed: String?, id: String) throws -> String?
     /// The answer, or the reason there is none.
-    func answer(_ r: PlanRequest) throws -> PlanOutcome
+    func answer(_ r: PlanRequest) throws -> PlanReply
     /// The time zone a local time near `place` is read in.
     func timeZone(near place: Place) -> TimeZone
     /// The first and last day of the timetable that serves `place`.
@@ -108,7 +109,7 @@ final class LocalBackend: PlanBackend {
         return planner.timetable.snapshot.stops[Int(i)].name
     }
 
-    func answer(_ r: PlanRequest) throws -> PlanOutcome {
+    func answer(_ r: PlanRequest) throws -> PlanReply {
         do throws(PlanError) { return .local(.success(try plan(r)), feeds: feeds) } catch { return .local(.failure(error), feeds: feeds) }
     }
 
@@ -116,7 +117,7 @@ final class LocalBackend: PlanBackend {
         var query = PlanQuery(from: r.from, to: r.to, time: r.time, arriveBy: r.arriveBy, parameters: r.parameters,
                               window: r.window.map { $0 * 60 }, modes: nil, wheelchair: r.wheelchair)
         if let m = r.modes { query.modes = try ModeFilter.parse(m) }
-        return try planner.answer(query, numItineraries: r.numItineraries)
+        return try planner.answer(query, numItineraries: r.numItineraries).get()
     }
 
     func timeZone(near place: Place) -> TimeZone {
@@ -200,7 +201,7 @@ final class ServerBackend: PlanBackend {
         return r.status == 200 ? (try? JSONDecoder().decode(Stop.self, from: Data(r.body)))?.name : nil
     }
 
-    func answer(_ r: PlanRequest) throws -> PlanOutcome {
+    func answer(_ r: PlanRequest) throws -> PlanReply {
         var q: [(String, String)] = [("from", r.from.description), ("to", r.to.description), ("time", r.time.iso8601),
                                      ("numItineraries", String(r.numItineraries))]
         if r.arriveBy { q.append(("arriveBy", "true")) }

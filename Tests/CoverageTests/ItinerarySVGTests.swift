@@ -40,7 +40,7 @@ import FoundationXML
         let planner = JourneyPlanner(timetable: tt)
         let answer = try planner.answer(PlanQuery(from: .coordinate(Coordinate(latitude: 53.1347, longitude: 17.9927)),
                                                   to: .coordinate(Coordinate(latitude: 53.1226, longitude: 18.0072)),
-                                                  time: .local(year: 2020, month: 5, day: 4, hour: 8, minute: 30, second: 0)))
+                                                  time: .local(year: 2020, month: 5, day: 4, hour: 8, minute: 30, second: 0))).get()
         // The recommended option, unless it only walks: the picture is about rides.
         let option = answer.options[answer.recommended].itinerary.summary.rides > 0 ? answer.options[answer.recommended]
             : answer.options.first { $0.itinerary.summary.rides > 0 } ?? answer.options[answer.recommended]

@@ -74,7 +74,7 @@ import TransitTesting
                 return snapshot.stops[Int(i)].name
             }
             do throws(PlanError) {
-                let answer = try planner.answer(query)
+                let answer = try planner.answer(query).get()
                 let doc = AnswerDocument(answer)
                 #expect(try AnswerDocument.read(PlanAnswerJSON.answerBytes(answer)) == doc, "\(trip.from) → \(trip.to)")
                 text += PlanAnswerText.render(doc, from: name(trip.from), to: name(trip.to))

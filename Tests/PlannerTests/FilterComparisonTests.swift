@@ -78,7 +78,7 @@ import TransitTesting
                 let a = stops[Int.random(in: 0..<stops.count, using: &rng)], b = stops[Int.random(in: 0..<stops.count, using: &rng)]
                 let q = PlanQuery(from: .stop(feed: nil, id: snapshot.stops[a].stopId), to: .stop(feed: nil, id: snapshot.stops[b].stopId),
                                   time: .local(year: 2024, month: 6, day: 18, hour: 8, minute: 0, second: 0), modes: modes)
-                guard let answer = try? planner.answer(q) else { continue }
+                guard let answer = try? planner.answer(q).get() else { continue }
                 for o in answer.options {
                     for leg in o.itinerary.legs where leg.mode != .walk {
                         #expect(modes.allowed.contains(leg.mode), "\(leg.mode) ridden with modes \(modes)")

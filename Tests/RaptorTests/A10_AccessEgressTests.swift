@@ -102,7 +102,7 @@ struct A10_AccessEgressTests {
         let error = #expect(throws: PlanError.self) {
             try n.plan(.coordinate(offset(testOrigin, east: -5000)), .stop(feed: nil, id: "D"), at: "0:00")
         }
-        #expect(error?.code == "NO_STOP_NEARBY")
+        #expect(error?.code == .noStopNearby)
         #expect(error?.details["end"] == .text("origin") && error?.details["nearestStopMeters"] == .number(6500))
         #expect(error?.message.contains("origin") == true)
         #expect(error?.message.contains("6500 m") == true)
@@ -114,7 +114,7 @@ struct A10_AccessEgressTests {
         let error = #expect(throws: PlanError.self) {
             try n.plan(.stop(feed: nil, id: "A"), .coordinate(offset(testOrigin, north: 6000, east: -5000)), at: "0:00")
         }
-        #expect(error?.code == "NO_STOP_NEARBY")
+        #expect(error?.code == .noStopNearby)
         #expect(error?.details["end"] == .text("destination") && error?.details["nearestStopMeters"] == .number(6500))
         #expect(error?.message.contains("destination") == true)
         #expect(error?.message.contains("6500 m") == true)
@@ -125,7 +125,7 @@ struct A10_AccessEgressTests {
         let n = try Self.network().build()
         let o = offset(testOrigin, north: -1000)
         let error = #expect(throws: PlanError.self) { try n.plan(.coordinate(o), .stop(feed: nil, id: "D"), at: "0:00") }
-        #expect(error?.code == "NO_STOP_NEARBY")
+        #expect(error?.code == .noStopNearby)
         #expect(error?.details["nearestStopMeters"] == .number(1300))
         #expect(error?.message.contains("1300 m") == true)
         // maxAccessWalk 1500: 978 s to A → at A 0:16:18, T1 gone; T2 at 0:40, leaving 0:23:42.

@@ -24,13 +24,13 @@ struct A14_ParameterTests {
 
     @Test func walkSpeedZero() throws {
         let e = try Self.planError(params { $0.walkSpeed = 0 })
-        #expect(e?.code == "BAD_PARAMETER")
+        #expect(e?.code == .badParameter)
         #expect(e?.message.contains("walkSpeed") == true)
     }
 
     @Test func maxTransfersMinusOne() throws {
         let e = try Self.planError(params { $0.maxTransfers = -1 })
-        #expect(e?.code == "BAD_PARAMETER")
+        #expect(e?.code == .badParameter)
         #expect(e?.message.contains("maxTransfers") == true)
     }
 
@@ -46,14 +46,14 @@ struct A14_ParameterTests {
     ])
     func otherValuesOutOfRange(name: String, p: RoutingParameters) throws {
         let e = try Self.planError(p)
-        #expect(e?.code == "BAD_PARAMETER")
+        #expect(e?.code == .badParameter)
         #expect(e?.message.contains(name) == true, "\(e?.message ?? "no error")")
     }
 
     @Test func maxTransferWalkBeyondTheTimetablesFootpathRadius() throws {
         // Footpath candidates reach 1000 m beeline: 1000 × 1.3 = 1300 m walked at most.
         let e = try Self.planError(params { $0.maxTransferWalk = 1301 })
-        #expect(e?.code == "BAD_PARAMETER")
+        #expect(e?.code == .badParameter)
         #expect(e?.message.contains("maxTransferWalk") == true)
         #expect(try Self.network().journeys("A", "B", at: "0:00", params { $0.maxTransferWalk = 1300 })
                 == ["A ~ R1 0:10-0:20 ~ B"])
