@@ -73,12 +73,14 @@ import TransitTesting
                 guard case .stop(let feed, let id)? = Place.parse(p), let i = try? planner.resolveStop(feed, id) else { return p }
                 return snapshot.stops[Int(i)].name
             }
-            do throws(PlanError) {
-                let answer = try planner.answer(query).get()
+            switch planner.answer(query) {
+            case .itineraries(let answer):
                 let doc = AnswerDocument(answer)
                 #expect(try AnswerDocument.read(PlanAnswerJSON.answerBytes(answer)) == doc, "\(trip.from) → \(trip.to)")
                 text += PlanAnswerText.render(doc, from: name(trip.from), to: name(trip.to))
-            } catch { text += "error: \(error.code): \(error.message)\n" }
+            case .noItinerary(let error):
+                text += "error: \(error.code.rawValue): \(error.message)\n"
+            }
             text += "\n"
         }
         let url = Self.goldenDirectory.appendingPathComponent(feedId + ".txt")
