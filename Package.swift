@@ -63,7 +63,9 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
-        .target(name: "TransitTesting", dependencies: ["GTFS", "TransitStore", "TransitModel", "Geo"]),
+        // Shared by the tests: fixtures, the reference router, tiny networks built in code
+        // (NetworkBuilder) and the compact journey strings (CompactJourney).
+        .target(name: "TransitTesting", dependencies: ["GTFS", "TransitStore", "Timetable", "Raptor", "TransitModel", "Geo"]),
         // The fuzz targets' checks and seeds: run by libFuzzer (Fuzz/, Scripts/fuzz.sh) and by FuzzChecksTests.
         .target(name: "FuzzChecks", dependencies: ["GTFS", "TransitModel", "Planner", "PlanText", "Server"]),
 
@@ -77,7 +79,8 @@ let package = Package(
         .testTarget(name: "CoverageTests", dependencies: ["Coverage", "Timetable", "Planner", "PlanJSON", "PlanText", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
         .testTarget(name: "ServerTests", dependencies: ["Server", "TransitStore", "TransitTesting"]),
         .testTarget(name: "FuzzChecksTests", dependencies: ["FuzzChecks", "TransitTesting"]),
-        .testTarget(name: "RaptorTests", dependencies: ["Raptor", "Timetable", "Planner", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
+        // The router's own tests: timetables built in code, RaptorRequest in, journeys out (no planner).
+        .testTarget(name: "RaptorTests", dependencies: ["Raptor", "Timetable", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
         .testTarget(name: "PlannerTests", dependencies: ["Planner", "PlanJSON", "Raptor", "Timetable", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
         .testTarget(name: "PlanJSONTests", dependencies: ["PlanJSON", "Planner", "Timetable", "TransitModel", "GTFS", "TransitTesting"]),
         .testTarget(name: "PlanTextTests", dependencies: ["PlanText", "PlanJSON", "Planner", "Timetable", "TransitModel", "GTFS", "Geo", "TransitTesting"]),

@@ -1,5 +1,6 @@
 import Raptor
 import Testing
+import TransitTesting
 
 /// A03 — a change along a footpath between two distinct stops.
 ///
@@ -32,31 +33,30 @@ struct A03_FootpathTests {
 
     @Test func walkSecondsPlusSlackExactly() throws {
         // Ready at D: 0:10 + 414 s = 0:16:54; the trip at 0:16:54 is made.
-        #expect(try Self.network(gap: 300, r2Departure: "0:16:54").journeys("A", "F", at: "0:00")
+        #expect(try Self.network(gap: 300, r2Departure: "0:16:54").route("A", "F", at: "0:00")
                 == ["A ~ R1 0:00-0:10 ~ C ~ Change 6m54s ~ D ~ R2 0:16:54-0:26:54 ~ F"])
     }
 
     @Test func oneSecondShortIsMissed() throws {
         // 0:16:53 < 0:16:54: missed → the 0:40 trip.
-        #expect(try Self.network(gap: 300, r2Departure: "0:16:53").journeys("A", "F", at: "0:00")
+        #expect(try Self.network(gap: 300, r2Departure: "0:16:53").route("A", "F", at: "0:00")
                 == ["A ~ R1 0:00-0:10 ~ C ~ Change 6m54s ~ D ~ R2 0:40-0:50 ~ F"])
     }
 
     @Test func slackIsAddedToTheWalk() throws {
         let n = try Self.network(gap: 300, r2Departure: "0:14:54")
         // transferSlack 0: the walk alone, 294 s → ready 0:14:54: made.
-        #expect(try n.journeys("A", "F", at: "0:00", params { $0.transferSlack = 0 })
+        #expect(try n.route("A", "F", at: "0:00", params { $0.transferSlack = 0 })
                 == ["A ~ R1 0:00-0:10 ~ C ~ Change 4m54s ~ D ~ R2 0:14:54-0:24:54 ~ F"])
         // The default 120 s: ready 0:16:54 → the 0:40 trip.
-        #expect(try n.journeys("A", "F", at: "0:00")
+        #expect(try n.route("A", "F", at: "0:00")
                 == ["A ~ R1 0:00-0:10 ~ C ~ Change 6m54s ~ D ~ R2 0:40-0:50 ~ F"])
     }
 
     @Test func theFootpathLegSaysHowFarIsWalked() throws {
         // The transfer leg: from C to D, 390 m walked (300 m × 1.3), ready 414 s after alighting.
         let n = try Self.network(gap: 300, r2Departure: "0:16:54")
-        let result = try n.plan("A", "F", at: "0:00")
-        let transfers = result.journeys.flatMap(\.legs).compactMap { leg -> (Int32, Int32, Int64, Int64, Double)? in
+        let transfers = try n.search("A", "F", at: utc("0:00")).flatMap(\.legs).compactMap { leg -> (Int32, Int32, Int64, Int64, Double)? in
             if case .transfer(let from, let to, let departure, let ready, let meters) = leg { return (from, to, departure, ready, meters) }
             return nil
         }
@@ -70,32 +70,32 @@ struct A03_FootpathTests {
 
     @Test func aPairOver500MetersWalkedHasNoFootpath() throws {
         // 400 m × 1.3 = 520 m > maxTransferWalk 500: D cannot be reached from C; no journey.
-        #expect(try Self.network(gap: 400, r2Departure: "0:20").journeys("A", "F", at: "0:00") == [])
+        #expect(try Self.network(gap: 400, r2Departure: "0:20").route("A", "F", at: "0:00") == [])
     }
 
     @Test func raisingMaxTransferWalkMakesItWork() throws {
         // maxTransferWalk 600 ≥ 520: the footpath takes 391 s + 120 s = 511 s → ready 0:18:31.
         let n = try Self.network(gap: 400, r2Departure: "0:18:31")
-        #expect(try n.journeys("A", "F", at: "0:00", params { $0.maxTransferWalk = 600 })
+        #expect(try n.route("A", "F", at: "0:00", params { $0.maxTransferWalk = 600 })
                 == ["A ~ R1 0:00-0:10 ~ C ~ Change 8m31s ~ D ~ R2 0:18:31-0:28:31 ~ F"])
         // One second of slack more and the 0:18:31 trip is gone.
-        #expect(try n.journeys("A", "F", at: "0:00", params { $0.maxTransferWalk = 600; $0.transferSlack = 121 })
+        #expect(try n.route("A", "F", at: "0:00", params { $0.maxTransferWalk = 600; $0.transferSlack = 121 })
                 == ["A ~ R1 0:00-0:10 ~ C ~ Change 8m32s ~ D ~ R2 0:40-0:50 ~ F"])
     }
 
     @Test func loweringMaxTransferWalkRemovesIt() throws {
         // 300 m × 1.3 = 390 m > 389: no footpath.
         #expect(try Self.network(gap: 300, r2Departure: "0:16:54")
-                    .journeys("A", "F", at: "0:00", params { $0.maxTransferWalk = 389 }) == [])
+                    .route("A", "F", at: "0:00", params { $0.maxTransferWalk = 389 }) == [])
     }
 
     @Test func aSlowerWalkTakesLonger() throws {
         // walkSpeed 0.9: ceil(390 / 0.9) = ceil(433.33) = 434 s, + 120 = 554 s = 9m14s → ready 0:19:14.
         let n = try Self.network(gap: 300, r2Departure: "0:19:14")
-        #expect(try n.journeys("A", "F", at: "0:00", params { $0.walkSpeed = 0.9 })
+        #expect(try n.route("A", "F", at: "0:00", params { $0.walkSpeed = 0.9 })
                 == ["A ~ R1 0:00-0:10 ~ C ~ Change 9m14s ~ D ~ R2 0:19:14-0:29:14 ~ F"])
         // At the default 1.33 m/s the same trip is made with 2m20s to spare (ready 0:16:54).
-        #expect(try n.journeys("A", "F", at: "0:00")
+        #expect(try n.route("A", "F", at: "0:00")
                 == ["A ~ R1 0:00-0:10 ~ C ~ Change 6m54s ~ D ~ R2 0:19:14-0:29:14 ~ F"])
     }
 
@@ -110,7 +110,7 @@ struct A03_FootpathTests {
         b.trip("T1", route: "R1", "A 0:00, C 0:10")
         b.trip("U1", route: "R2", "E 0:40, G 0:50")
         let n = try b.build()
-        #expect(try n.journeys("A", "G", at: "0:00") == [])
+        #expect(try n.route("A", "G", at: "0:00") == [])
     }
 
     @Test func aStopWithoutCoordinatesUsesItsStations() throws {
@@ -125,17 +125,17 @@ struct A03_FootpathTests {
         b.trip("U1", route: "R2", "D 0:16:53, F 0:26:53")
         b.trip("U2", route: "R2", "D 0:16:54, F 0:26:54")
         let n = try b.build()
-        #expect(try n.journeys("A", "F", at: "0:00")
+        #expect(try n.route("A", "F", at: "0:00")
                 == ["A ~ R1 0:00-0:10 ~ C ~ Change 6m54s ~ D ~ R2 0:16:54-0:26:54 ~ F"])
     }
 
     @Test func arriveByAlongAFootpath() throws {
         // Arrive at F by 0:30: R2 0:16:54 needs R1 at C by 0:16:54 − 414 s = 0:10:00: made.
-        #expect(try Self.network(gap: 300, r2Departure: "0:16:54").journeys("A", "F", at: "0:30", arriveBy: true)
+        #expect(try Self.network(gap: 300, r2Departure: "0:16:54").route("A", "F", at: "0:30", arriveBy: true)
                 == ["A ~ R1 0:00-0:10 ~ C ~ Change 6m54s ~ D ~ R2 0:16:54-0:26:54 ~ F"])
         // 0:16:53: 413 s, too short; the 0:40 trip arrives at 0:50, after 0:30: nothing.
-        #expect(try Self.network(gap: 300, r2Departure: "0:16:53").journeys("A", "F", at: "0:30", arriveBy: true) == [])
+        #expect(try Self.network(gap: 300, r2Departure: "0:16:53").route("A", "F", at: "0:30", arriveBy: true) == [])
         // 400 m apart: no footpath backwards either.
-        #expect(try Self.network(gap: 400, r2Departure: "0:20").journeys("A", "F", at: "0:55", arriveBy: true) == [])
+        #expect(try Self.network(gap: 400, r2Departure: "0:20").route("A", "F", at: "0:55", arriveBy: true) == [])
     }
 }

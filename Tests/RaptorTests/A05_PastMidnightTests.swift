@@ -1,5 +1,6 @@
 import Testing
 import TransitModel
+import TransitTesting
 
 /// A05 — trips that run past midnight belong to the previous service date.
 ///
@@ -30,35 +31,34 @@ struct A05_PastMidnightTests {
     @Test func mondaysTripIsFoundOnTuesdayMorning() throws {
         // Tuesday 00:20: D = Tuesday, D − 1 = Monday → M1 at Monday 24:30 = Tuesday 00:30.
         let n = try Self.network()
-        #expect(try n.journeys("A", "B", at: "0:20", on: Self.tuesday) == ["A ~ R1 24:30-24:40 ~ B"])
-        let result = try n.plan("A", "B", at: "0:20", on: Self.tuesday)
-        #expect(result.time == utc("0:20", on: Self.tuesday))
-        #expect(result.journeys.first?.departure == utc("0:30", on: Self.tuesday))
-        #expect(result.journeys.first?.arrival == utc("0:40", on: Self.tuesday))
+        #expect(try n.route("A", "B", at: "0:20", on: Self.tuesday) == ["A ~ R1 24:30-24:40 ~ B"])
+        let journeys = try n.search("A", "B", at: utc("0:20", on: Self.tuesday))
+        #expect(journeys.first?.departure == utc("0:30", on: Self.tuesday))
+        #expect(journeys.first?.arrival == utc("0:40", on: Self.tuesday))
     }
 
     @Test func andOnMondayEvening() throws {
         // Monday 23:50: D = Monday; M1 leaves 40 minutes later.
-        #expect(try Self.network().journeys("A", "B", at: "23:50") == ["A ~ R1 24:30-24:40 ~ B"])
+        #expect(try Self.network().route("A", "B", at: "23:50") == ["A ~ R1 24:30-24:40 ~ B"])
     }
 
     @Test func missedAfterItsDeparture() throws {
         // Tuesday 00:30:01: M1 has left; nothing else runs.
-        #expect(try Self.network().journeys("A", "B", at: "0:30:01", on: Self.tuesday) == [])
+        #expect(try Self.network().route("A", "B", at: "0:30:01", on: Self.tuesday) == [])
     }
 
     @Test func notTwoDaysLater() throws {
         // Wednesday 00:20: D − 1 = Tuesday, whose trips (none past midnight here) are not
         // Monday's: M1 does not run "every night".
-        #expect(try Self.network().journeys("A", "B", at: "0:20", on: Self.tuesday.adding(days: 1)) == [])
+        #expect(try Self.network().route("A", "B", at: "0:20", on: Self.tuesday.adding(days: 1)) == [])
     }
 
     @Test func bothServiceDatesAreMerged() throws {
         // Tuesday 00:20: U1 (Tuesday 00:25) comes before M1 (Tuesday 00:30).
         let n = try Self.network(withTuesdayTrip: true)
-        #expect(try n.journeys("A", "B", at: "0:20", on: Self.tuesday) == ["A ~ R1 24:25-24:35 ~ B"])
+        #expect(try n.route("A", "B", at: "0:20", on: Self.tuesday) == ["A ~ R1 24:25-24:35 ~ B"])
         // Tuesday 00:25:01: U1 gone, M1 still to come.
-        #expect(try n.journeys("A", "B", at: "0:25:01", on: Self.tuesday) == ["A ~ R1 24:30-24:40 ~ B"])
+        #expect(try n.route("A", "B", at: "0:25:01", on: Self.tuesday) == ["A ~ R1 24:30-24:40 ~ B"])
     }
 
     @Test func theServiceDateNotTheCalendarDateDecides() throws {
@@ -71,14 +71,14 @@ struct A05_PastMidnightTests {
         b.trip("M1", route: "R1", service: "TUEONLY", "A 24:30, B 24:40")
         let n = try b.build()
         // Printed from Tuesday's midnight: Wednesday 00:30 is 24:30.
-        #expect(try n.journeys("A", "B", at: "0:20", on: Self.tuesday, reference: Self.tuesday) == ["A ~ R1 24:30-24:40 ~ B"])
-        #expect(try n.plan("A", "B", at: "0:20", on: Self.tuesday).journeys.first?.departure
+        #expect(try n.route("A", "B", at: "0:20", on: Self.tuesday, reference: Self.tuesday) == ["A ~ R1 24:30-24:40 ~ B"])
+        #expect(try n.search("A", "B", at: utc("0:20", on: Self.tuesday)).first?.departure
                 == utc("0:30", on: Self.tuesday.adding(days: 1)))
     }
 
     @Test func arriveByAcrossMidnight() throws {
         // Arrive by Tuesday 00:45: M1 arrives 00:40 → departs Monday 24:30.
-        #expect(try Self.network().journeys("A", "B", at: "0:45", on: Self.tuesday, arriveBy: true)
+        #expect(try Self.network().route("A", "B", at: "0:45", on: Self.tuesday, arriveBy: true)
                 == ["A ~ R1 24:30-24:40 ~ B"])
     }
 
@@ -95,7 +95,7 @@ struct A05_PastMidnightTests {
         b.trip("M1", route: "R1", service: "MONDAYS", "A 24:30, B 24:40")
         let n = try b.build()
         func departure(_ y: Int, _ m: Int, _ d: Int) throws -> Int64? {
-            try n.plan("A", "B", at: "0:20", on: ServiceDate(year: y, month: m, day: d)!).journeys.first?.departure
+            try n.search("A", "B", at: utc("0:20", on: ServiceDate(year: y, month: m, day: d)!)).first?.departure
         }
         // Tuesday 2020-04-21 00:20: Monday 20th's run, 00:30 on the 21st.
         #expect(try departure(2020, 4, 21) == utc("0:30", on: ServiceDate(year: 2020, month: 4, day: 21)!))

@@ -1,4 +1,5 @@
 import Testing
+import TransitTesting
 
 /// A08 — pickup_type and drop_off_type.
 ///
@@ -22,35 +23,35 @@ struct A08_PickupDropOffTests {
     @Test func dropOffForbiddenInTheMiddle() throws {
         let n = try Self.network(b: "no-alight")
         // No one alights from T1 at B: T2.
-        #expect(try n.journeys("A", "B", at: "0:00") == ["A ~ R1 0:30-0:40 ~ B"])
+        #expect(try n.route("A", "B", at: "0:00") == ["A ~ R1 0:30-0:40 ~ B"])
         // T1 still carries A → C, and still picks up at B.
-        #expect(try n.journeys("A", "C", at: "0:00") == ["A ~ R1 0:00-0:20 ~ C"])
-        #expect(try n.journeys("B", "C", at: "0:00") == ["B ~ R1 0:10-0:20 ~ C"])
+        #expect(try n.route("A", "C", at: "0:00") == ["A ~ R1 0:00-0:20 ~ C"])
+        #expect(try n.route("B", "C", at: "0:00") == ["B ~ R1 0:10-0:20 ~ C"])
     }
 
     @Test func pickupForbiddenInTheMiddle() throws {
         let n = try Self.network(b: "no-board")
         // No one boards T1 at B: T2 from B at 0:40.
-        #expect(try n.journeys("B", "C", at: "0:00") == ["B ~ R1 0:40-0:50 ~ C"])
+        #expect(try n.route("B", "C", at: "0:00") == ["B ~ R1 0:40-0:50 ~ C"])
         // T1 still lets people off at B and carries A → C.
-        #expect(try n.journeys("A", "B", at: "0:00") == ["A ~ R1 0:00-0:10 ~ B"])
-        #expect(try n.journeys("A", "C", at: "0:00") == ["A ~ R1 0:00-0:20 ~ C"])
+        #expect(try n.route("A", "B", at: "0:00") == ["A ~ R1 0:00-0:10 ~ B"])
+        #expect(try n.route("A", "C", at: "0:00") == ["A ~ R1 0:00-0:20 ~ C"])
     }
 
     @Test func pickupForbiddenAtTheFirstStop() throws {
-        #expect(try Self.network(a: "no-board").journeys("A", "C", at: "0:00") == ["A ~ R1 0:30-0:50 ~ C"])
+        #expect(try Self.network(a: "no-board").route("A", "C", at: "0:00") == ["A ~ R1 0:30-0:50 ~ C"])
     }
 
     @Test func dropOffForbiddenAtTheLastStop() throws {
-        #expect(try Self.network(c: "no-alight").journeys("A", "C", at: "0:00") == ["A ~ R1 0:30-0:50 ~ C"])
+        #expect(try Self.network(c: "no-alight").route("A", "C", at: "0:00") == ["A ~ R1 0:30-0:50 ~ C"])
     }
 
     @Test func arrangedPickupAndDropOffAreAllowed() throws {
         // Types 2 (phone the agency) and 3 (ask the driver) do not forbid anything.
         for rule in ["pickup=2 dropoff=2", "pickup=3 dropoff=3", "pickup=2 dropoff=3"] {
             let n = try Self.network(b: rule)
-            #expect(try n.journeys("A", "B", at: "0:00") == ["A ~ R1 0:00-0:10 ~ B"], "\(rule)")
-            #expect(try n.journeys("B", "C", at: "0:00") == ["B ~ R1 0:10-0:20 ~ C"], "\(rule)")
+            #expect(try n.route("A", "B", at: "0:00") == ["A ~ R1 0:00-0:10 ~ B"], "\(rule)")
+            #expect(try n.route("B", "C", at: "0:00") == ["B ~ R1 0:10-0:20 ~ C"], "\(rule)")
         }
     }
 
@@ -64,16 +65,16 @@ struct A08_PickupDropOffTests {
         b.trip("T2", route: "R1", "A 0:30, B 0:40, C 0:50")
         b.trip("U1", route: "R2", "D 0:00, B 0:05")
         let n = try b.build()
-        #expect(try n.journeys("D", "C", at: "0:00") == ["D ~ R2 0:00-0:05 ~ B ~ Change 2m ~ B ~ R1 0:40-0:50 ~ C"])
+        #expect(try n.route("D", "C", at: "0:00") == ["D ~ R2 0:00-0:05 ~ B ~ Change 2m ~ B ~ R1 0:40-0:50 ~ C"])
     }
 
     @Test func arriveByRespectsTheRulesToo() throws {
         // Arrive at B by 0:45 without alighting from T1 at B: T2 (0:30 → 0:40).
-        #expect(try Self.network(b: "no-alight").journeys("A", "B", at: "0:45", arriveBy: true) == ["A ~ R1 0:30-0:40 ~ B"])
+        #expect(try Self.network(b: "no-alight").route("A", "B", at: "0:45", arriveBy: true) == ["A ~ R1 0:30-0:40 ~ B"])
         // Arrive at C by 0:55 from B when T1 does not pick up at B: T2 (0:40 → 0:50).
-        #expect(try Self.network(b: "no-board").journeys("B", "C", at: "0:55", arriveBy: true) == ["B ~ R1 0:40-0:50 ~ C"])
+        #expect(try Self.network(b: "no-board").route("B", "C", at: "0:55", arriveBy: true) == ["B ~ R1 0:40-0:50 ~ C"])
         // Arrive at C by 0:25 from A: only T1 (0:00 → 0:20) fits, rules at B or not.
-        #expect(try Self.network(b: "no-board no-alight").journeys("A", "C", at: "0:25", arriveBy: true) == ["A ~ R1 0:00-0:20 ~ C"])
+        #expect(try Self.network(b: "no-board no-alight").route("A", "C", at: "0:25", arriveBy: true) == ["A ~ R1 0:00-0:20 ~ C"])
     }
 
     @Test func aStopThatCannotBeBoardedIsPassedThrough() throws {
@@ -88,8 +89,8 @@ struct A08_PickupDropOffTests {
         b.trip("T1", route: "R1", "A 0:00, S 0:05, B 0:10")
         b.trip("T2", route: "R1", "A 0:30, S1 0:35, B 0:40")
         let n = try b.build()
-        #expect(try n.journeys("A", "B", at: "0:00") == ["A ~ R1 0:00-0:10 ~ B"])
-        #expect(try n.journeys("A", "S1", at: "0:00") == ["A ~ R1 0:30-0:35 ~ S1"])
-        #expect(try n.journeys("S1", "B", at: "0:00") == ["S1 ~ R1 0:35-0:40 ~ B"])
+        #expect(try n.route("A", "B", at: "0:00") == ["A ~ R1 0:00-0:10 ~ B"])
+        #expect(try n.route("A", "S1", at: "0:00") == ["A ~ R1 0:30-0:35 ~ S1"])
+        #expect(try n.route("S1", "B", at: "0:00") == ["S1 ~ R1 0:35-0:40 ~ B"])
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import TransitTesting
 
 /// A09 — trips of one route that overtake each other.
 ///
@@ -21,24 +22,24 @@ struct A09_OvertakingTests {
 
     @Test func theFastTripIsFoundForTheFarStop() throws {
         // S1 reaches C at 0:30, F1 at 0:15.
-        #expect(try Self.network().journeys("A", "C", at: "0:00") == ["A ~ R1 0:05-0:15 ~ C"])
+        #expect(try Self.network().route("A", "C", at: "0:00") == ["A ~ R1 0:05-0:15 ~ C"])
     }
 
     @Test func theSlowTripIsStillFoundForTheNearStop() throws {
         // At B, S1 (0:05) is first.
-        #expect(try Self.network().journeys("A", "B", at: "0:00") == ["A ~ R1 0:00-0:05 ~ B"])
+        #expect(try Self.network().route("A", "B", at: "0:00") == ["A ~ R1 0:00-0:05 ~ B"])
     }
 
     @Test func boardingInTheMiddle() throws {
         // From B at 0:00: S1 leaves B 0:05 → C 0:30; F1 leaves B 0:10 → C 0:15.
-        #expect(try Self.network().journeys("B", "C", at: "0:00") == ["B ~ R1 0:10-0:15 ~ C"])
+        #expect(try Self.network().route("B", "C", at: "0:00") == ["B ~ R1 0:10-0:15 ~ C"])
     }
 
     @Test func arriveByTakesTheLatestDeparture() throws {
         // Arrive at C by 0:30: S1 departs A 0:00, F1 0:05 → F1.
-        #expect(try Self.network().journeys("A", "C", at: "0:30", arriveBy: true) == ["A ~ R1 0:05-0:15 ~ C"])
+        #expect(try Self.network().route("A", "C", at: "0:30", arriveBy: true) == ["A ~ R1 0:05-0:15 ~ C"])
         // By 0:14: neither.
-        #expect(try Self.network().journeys("A", "C", at: "0:14", arriveBy: true) == [])
+        #expect(try Self.network().route("A", "C", at: "0:14", arriveBy: true) == [])
     }
 
     @Test func overtakingInTheMiddleOfTheLine() throws {
@@ -49,8 +50,8 @@ struct A09_OvertakingTests {
         b.trip("S2", route: "R1", "A 0:00, B 0:20, C 0:25")
         b.trip("F2", route: "R1", "A 0:05, B 0:10, C 0:30")
         let n = try b.build()
-        #expect(try n.journeys("A", "B", at: "0:00") == ["A ~ R1 0:05-0:10 ~ B"])
-        #expect(try n.journeys("A", "C", at: "0:00") == ["A ~ R1 0:00-0:25 ~ C"])
+        #expect(try n.route("A", "B", at: "0:00") == ["A ~ R1 0:05-0:10 ~ B"])
+        #expect(try n.route("A", "C", at: "0:00") == ["A ~ R1 0:00-0:25 ~ C"])
     }
 
     @Test func manyTripsOneOvertakes() throws {
@@ -64,9 +65,9 @@ struct A09_OvertakingTests {
         b.trip("X", route: "R1", "A 0:12, B 0:15, C 0:18")
         b.trip("T3", route: "R1", "A 0:20, B 0:30, C 0:40")
         let n = try b.build()
-        #expect(try n.journeys("A", "C", at: "0:01") == ["A ~ R1 0:12-0:18 ~ C"])
-        #expect(try n.journeys("A", "B", at: "0:01") == ["A ~ R1 0:12-0:15 ~ B"])
-        #expect(try n.journeys("A", "C", at: "0:12:01") == ["A ~ R1 0:20-0:40 ~ C"])
+        #expect(try n.route("A", "C", at: "0:01") == ["A ~ R1 0:12-0:18 ~ C"])
+        #expect(try n.route("A", "B", at: "0:01") == ["A ~ R1 0:12-0:15 ~ B"])
+        #expect(try n.route("A", "C", at: "0:12:01") == ["A ~ R1 0:20-0:40 ~ C"])
     }
 
     @Test func aFastTripOfTheNextServiceDayOvertakesALateOne() throws {
@@ -81,7 +82,7 @@ struct A09_OvertakingTests {
         b.trip("M", route: "R1", "A 24:00, B 24:05, C 27:00")
         b.trip("U", route: "R1", service: "TUE", "A 0:10, B 0:15, C 0:20")
         let n = try b.build()
-        #expect(try n.journeys("A", "C", at: "0:00", on: tuesday) == ["A ~ R1 24:10-24:20 ~ C"])
-        #expect(try n.journeys("A", "B", at: "0:00", on: tuesday) == ["A ~ R1 24:00-24:05 ~ B"])
+        #expect(try n.route("A", "C", at: "0:00", on: tuesday) == ["A ~ R1 24:10-24:20 ~ C"])
+        #expect(try n.route("A", "B", at: "0:00", on: tuesday) == ["A ~ R1 24:00-24:05 ~ B"])
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import TransitTesting
 
 /// A11 — arrive-by: the latest departure that reaches the destination at or before T
 /// (the mirror of A01 and A02); among equal departures and rides, the earliest arrival.
@@ -15,30 +16,26 @@ struct A11_ArriveByTests {
 
     @Test func theLatestDepartureThatArrivesInTime() throws {
         // By 0:30: T2 (arrives 0:25) departs latest; T3 arrives 0:35, too late.
-        #expect(try Self.network().journeys("A", "D", at: "0:30", arriveBy: true) == ["A ~ R1 0:11-0:25 ~ D"])
+        #expect(try Self.network().route("A", "D", at: "0:30", arriveBy: true) == ["A ~ R1 0:11-0:25 ~ D"])
     }
 
     @Test func arrivingExactlyAtTIsInTime() throws {
         let n = try Self.network()
-        #expect(try n.journeys("A", "D", at: "0:25", arriveBy: true) == ["A ~ R1 0:11-0:25 ~ D"])
+        #expect(try n.route("A", "D", at: "0:25", arriveBy: true) == ["A ~ R1 0:11-0:25 ~ D"])
         // One second earlier: T1.
-        #expect(try n.journeys("A", "D", at: "0:24:59", arriveBy: true) == ["A ~ R1 0:01-0:15 ~ D"])
+        #expect(try n.route("A", "D", at: "0:24:59", arriveBy: true) == ["A ~ R1 0:01-0:15 ~ D"])
     }
 
     @Test func nothingArrivesBeforeTheFirstArrival() throws {
-        #expect(try Self.network().journeys("A", "D", at: "0:14:59", arriveBy: true) == [])
+        #expect(try Self.network().route("A", "D", at: "0:14:59", arriveBy: true) == [])
     }
 
     @Test func theJourneyArrivesWhenTheTripDoesNotAtT() throws {
         // Arrive by 0:29 at C from B: T3 (C 0:30) is too late, T2 leaves B 0:15 and
         // reaches C at 0:20; the journey ends at 0:20, not 0:29.
-        let result = try Self.network().plan("B", "C", at: "0:29", arriveBy: true)
-        #expect(result.journeys.first?.departure == utc("0:15"))
-        #expect(result.journeys.first?.arrival == utc("0:20"))
-    }
-
-    @Test func theRouterItselfAnswersArriveBy() throws {
-        #expect(try Self.network().route("A", "D", at: "0:30", arriveBy: true) == ["A ~ R1 0:11-0:25 ~ D"])
+        let journeys = try Self.network().search("B", "C", at: utc("0:29"), arriveBy: true)
+        #expect(journeys.first?.departure == utc("0:15"))
+        #expect(journeys.first?.arrival == utc("0:20"))
     }
 
     // MARK: slack, mirrored
@@ -58,14 +55,14 @@ struct A11_ArriveByTests {
     @Test func aChangeWithExactly120Seconds() throws {
         // R1 reaching B at 0:10:00 (leaving A 0:00) makes the 0:12 with 120 s. The later one
         // reaching B at 0:10:01 (leaving A 0:00:01) would have 119 s: missed.
-        #expect(try Self.changeNetwork(late: "0:10:01").journeys("A", "C", at: "0:30", arriveBy: true)
+        #expect(try Self.changeNetwork(late: "0:10:01").route("A", "C", at: "0:30", arriveBy: true)
                 == ["A ~ R1 0:00-0:10 ~ B ~ Change 2m ~ B ~ R2 0:12-0:22 ~ C"])
     }
 
     @Test func aSmallerSlackLetsTheLaterTripThrough() throws {
         // transferSlack 119: the 0:00:01 trip (B 0:10:01) makes it.
         #expect(try Self.changeNetwork(late: "0:10:01")
-                    .journeys("A", "C", at: "0:30", arriveBy: true, params { $0.transferSlack = 119 })
+                    .route("A", "C", at: "0:30", arriveBy: true, params { $0.transferSlack = 119 })
                 == ["A ~ R1 0:00:01-0:10:01 ~ B ~ Change 1m59s ~ B ~ R2 0:12-0:22 ~ C"])
     }
 
@@ -80,7 +77,6 @@ struct A11_ArriveByTests {
         b.trip("T1", route: "R1", "A 0:10, B 0:15, C 0:20, D 0:30")
         b.trip("X1", route: "R2", "A 0:10, D 0:25")
         let n = try b.build()
-        #expect(try n.journeys("A", "D", at: "0:40", arriveBy: true) == ["A ~ R2 0:10-0:25 ~ D"])
         #expect(try n.route("A", "D", at: "0:40", arriveBy: true) == ["A ~ R2 0:10-0:25 ~ D"])
     }
 
@@ -92,17 +88,7 @@ struct A11_ArriveByTests {
         b.trip("T1", route: "R1", "A 0:12, B 0:17, C 0:22, D 0:35")
         b.trip("X1", route: "R2", "A 0:10, D 0:25")
         let n = try b.build()
-        #expect(try n.journeys("A", "D", at: "0:40", arriveBy: true) == ["A ~ R1 0:12-0:35 ~ D"])
-    }
-
-    @Test func walkOnlyArrivesAtT() throws {
-        // A, B 1200 m apart: walk-only 1173 s (A10), arriving at T = 1:00, leaving 0:40:27.
-        // R1 A 0:30 → B 0:35 is the only ride: it leaves earlier, the walk is listed first.
-        var b = NetworkBuilder()
-        b.line("A", "B", spacing: 1200)
-        b.trip("T1", route: "R1", "A 0:30, B 0:35")
-        let n = try b.build()
-        #expect(try n.journeys("A", "B", at: "1:00", arriveBy: true) == ["Walk 0:40:27-1:00", "A ~ R1 0:30-0:35 ~ B"])
+        #expect(try n.route("A", "D", at: "0:40", arriveBy: true) == ["A ~ R1 0:12-0:35 ~ D"])
     }
 
     @Test func accessAndEgressWalksBackwards() throws {
@@ -110,11 +96,11 @@ struct A11_ArriveByTests {
         // reaches D 0:25, Q at 0:29:54 ≤ 0:30; leave P at 0:11 − 294 s = 0:06:06.
         let n = try Self.network()
         let p = offset(testOrigin, north: -300), q = offset(testOrigin, north: 6300)
-        #expect(try n.journeys(.coordinate(p), .coordinate(q), at: "0:30", arriveBy: true)
+        #expect(try n.route(.point(p), .point(q), at: "0:30", arriveBy: true)
                 == ["Walk 0:06:06-0:11 ~ A ~ R1 0:11-0:25 ~ D ~ Walk 0:25-0:29:54"])
         // By 0:29:53: T1 (Q at 0:19:54), leaving P at 0:01 − 294 s, i.e. 3m54s before
         // Monday's midnight (Sunday 23:56:06), which prints as -0:03:54.
-        #expect(try n.journeys(.coordinate(p), .coordinate(q), at: "0:29:53", arriveBy: true)
+        #expect(try n.route(.point(p), .point(q), at: "0:29:53", arriveBy: true)
                 == ["Walk -0:03:54-0:01 ~ A ~ R1 0:01-0:15 ~ D ~ Walk 0:15-0:19:54"])
     }
 }

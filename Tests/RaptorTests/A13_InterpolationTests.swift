@@ -1,5 +1,6 @@
 import Geo
 import Testing
+import TransitTesting
 
 /// A13 — stop times without times are interpolated.
 ///
@@ -19,11 +20,11 @@ struct A13_InterpolationTests {
         b.line("A", "B", "C")
         b.trip("T1", route: "R1", "A 0:00 dist=0, B - dist=1000, C 0:01:01 dist=2000")
         let n = try b.build()
-        #expect(try n.journeys("B", "C", at: "0:00") == ["B ~ R1 0:00:31-0:01:01 ~ C"])
-        #expect(try n.journeys("A", "B", at: "0:00") == ["A ~ R1 0:00-0:00:31 ~ B"])
+        #expect(try n.route("B", "C", at: "0:00") == ["B ~ R1 0:00:31-0:01:01 ~ C"])
+        #expect(try n.route("A", "B", at: "0:00") == ["A ~ R1 0:00-0:00:31 ~ B"])
         // Asked at 0:00:31 exactly it is still boarded; at 0:00:32 it has left.
-        #expect(try n.journeys("B", "C", at: "0:00:31") == ["B ~ R1 0:00:31-0:01:01 ~ C"])
-        #expect(try n.journeys("B", "C", at: "0:00:32") == [])
+        #expect(try n.route("B", "C", at: "0:00:31") == ["B ~ R1 0:00:31-0:01:01 ~ C"])
+        #expect(try n.route("B", "C", at: "0:00:32") == [])
     }
 
     @Test func beelineDistancesWhenNoShapeDistance() throws {
@@ -33,8 +34,8 @@ struct A13_InterpolationTests {
         b.line("A", "B", "C", "D", "E")
         b.trip("T1", route: "R1", "A 0:00, B -, C -, D -, E 0:10")
         let n = try b.build()
-        #expect(try n.journeys("B", "E", at: "0:00") == ["B ~ R1 0:02:30-0:10 ~ E"])
-        #expect(try n.journeys("C", "D", at: "0:00") == ["C ~ R1 0:05-0:07:30 ~ D"])
+        #expect(try n.route("B", "E", at: "0:00") == ["B ~ R1 0:02:30-0:10 ~ E"])
+        #expect(try n.route("C", "D", at: "0:00") == ["C ~ R1 0:05-0:07:30 ~ D"])
     }
 
     @Test func distancesAreAlongTheTripNotStraight() throws {
@@ -52,7 +53,7 @@ struct A13_InterpolationTests {
         let x = Int64(600) + Int64((600 * d / total + 0.5).rounded(.down))
         #expect(x == 849)  // 600 + round(248.53) = 849 s = 0:14:09
         let n = try b.build()
-        #expect(try n.journeys("X", "C", at: "0:00") == ["X ~ R1 0:14:09-0:20 ~ C"])
+        #expect(try n.route("X", "C", at: "0:00") == ["X ~ R1 0:14:09-0:20 ~ C"])
     }
 
     @Test func shapeDistanceOnlyWhereTheWholeSpanHasIt() throws {
@@ -62,7 +63,7 @@ struct A13_InterpolationTests {
         b.line("A", "B", "C")
         b.trip("T1", route: "R1", "A 0:00 dist=0, B - dist=500, C 0:10")
         let n = try b.build()
-        #expect(try n.journeys("B", "C", at: "0:00") == ["B ~ R1 0:05-0:10 ~ C"])
+        #expect(try n.route("B", "C", at: "0:00") == ["B ~ R1 0:05-0:10 ~ C"])
     }
 
     @Test func severalUntimedStopsInARow() throws {
@@ -72,7 +73,7 @@ struct A13_InterpolationTests {
         b.line("A", "B", "C", "D")
         b.trip("T1", route: "R1", "A 0:00 dist=0, B - dist=1, C - dist=2, D 0:01 dist=3")
         let n = try b.build()
-        #expect(try n.journeys("B", "C", at: "0:00") == ["B ~ R1 0:00:20-0:00:40 ~ C"])
+        #expect(try n.route("B", "C", at: "0:00") == ["B ~ R1 0:00:20-0:00:40 ~ C"])
     }
 
     @Test func zeroDistanceTakesThePreviousTime() throws {
@@ -81,7 +82,7 @@ struct A13_InterpolationTests {
         b.line("A", "B", "C")
         b.trip("T1", route: "R1", "A 0:00 dist=0, B - dist=0, C 0:10 dist=0")
         let n = try b.build()
-        #expect(try n.journeys("B", "C", at: "0:00") == ["B ~ R1 0:00-0:10 ~ C"])
+        #expect(try n.route("B", "C", at: "0:00") == ["B ~ R1 0:00-0:10 ~ C"])
     }
 
     @Test func onlyOneOfArrivalAndDepartureServesForBoth() throws {
@@ -91,12 +92,12 @@ struct A13_InterpolationTests {
         b.line("A", "B", "C")
         b.trip("T1", route: "R1", "A 0:00, B 0:04/-, C 0:10")
         let n1 = try b.build()
-        #expect(try n1.journeys("B", "C", at: "0:00") == ["B ~ R1 0:04-0:10 ~ C"])
+        #expect(try n1.route("B", "C", at: "0:00") == ["B ~ R1 0:04-0:10 ~ C"])
         var c = NetworkBuilder()
         c.line("A", "B", "C")
         c.trip("T2", route: "R1", "A 0:00, B -/0:06, C 0:10")
         let n2 = try c.build()
-        #expect(try n2.journeys("A", "B", at: "0:00") == ["A ~ R1 0:00-0:06 ~ B"])
+        #expect(try n2.route("A", "B", at: "0:00") == ["A ~ R1 0:00-0:06 ~ B"])
     }
 
     @Test func aTripWithAnUntimedEndIsLeftOut() throws {
@@ -107,7 +108,7 @@ struct A13_InterpolationTests {
         b.trip("T1", route: "R1", "A 0:00, B 0:05, C -")
         b.trip("T2", route: "R1", "A 0:30, B 0:35, C 0:40")
         let n = try b.build()
-        #expect(try n.journeys("A", "B", at: "0:00") == ["A ~ R1 0:30-0:35 ~ B"])
+        #expect(try n.route("A", "B", at: "0:00") == ["A ~ R1 0:30-0:35 ~ B"])
         #expect(n.timetable.warnings.contains { $0.contains("left out") })
     }
 }

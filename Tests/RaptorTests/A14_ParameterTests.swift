@@ -1,13 +1,13 @@
-import Planner
 import Raptor
 import Testing
+import TransitTesting
 
 /// A14 — parameters out of range are refused, naming the parameter.
 ///
 ///     A ──R1── B          2 km apart; R1 A 0:10 → B 0:20
 ///
-/// Rule: the planner answers PlanError code BAD_PARAMETER whose message names the
-/// parameter; `RaptorRequest` refuses the same with a `ParameterError`.
+/// Rule: `RaptorRequest` refuses a parameter out of range with a `ParameterError` that
+/// names it (the planner's BAD_PARAMETER answer is in Tests/PlannerTests/PlannerRulesTests.swift).
 @Suite("A14 parameters")
 struct A14_ParameterTests {
     static func network() throws -> TestNetwork {
@@ -17,21 +17,21 @@ struct A14_ParameterTests {
         return try n.build()
     }
 
-    static func planError(_ p: RoutingParameters) throws -> PlanError? {
+    static func requestError(_ p: RoutingParameters) throws -> ParameterError? {
         let n = try network()
-        return #expect(throws: PlanError.self) { try n.plan("A", "B", at: "0:00", p) }
+        return #expect(throws: ParameterError.self) { try n.route("A", "B", at: "0:00", p) }
     }
 
     @Test func walkSpeedZero() throws {
-        let e = try Self.planError(params { $0.walkSpeed = 0 })
-        #expect(e?.code == .badParameter)
-        #expect(e?.message.contains("walkSpeed") == true)
+        let e = try Self.requestError(params { $0.walkSpeed = 0 })
+        #expect(e?.parameter == "walkSpeed")
+        #expect(e?.description.contains("walkSpeed") == true)
     }
 
     @Test func maxTransfersMinusOne() throws {
-        let e = try Self.planError(params { $0.maxTransfers = -1 })
-        #expect(e?.code == .badParameter)
-        #expect(e?.message.contains("maxTransfers") == true)
+        let e = try Self.requestError(params { $0.maxTransfers = -1 })
+        #expect(e?.parameter == "maxTransfers")
+        #expect(e?.description.contains("maxTransfers") == true)
     }
 
     @Test(arguments: [
@@ -45,33 +45,32 @@ struct A14_ParameterTests {
         ("maxTransfers", params { $0.maxTransfers = 13 }),
     ])
     func otherValuesOutOfRange(name: String, p: RoutingParameters) throws {
-        let e = try Self.planError(p)
-        #expect(e?.code == .badParameter)
-        #expect(e?.message.contains(name) == true, "\(e?.message ?? "no error")")
+        let e = try Self.requestError(p)
+        #expect(e?.parameter == name, "\(e?.description ?? "no error")")
     }
 
     @Test func maxTransferWalkBeyondTheTimetablesFootpathRadius() throws {
         // Footpath candidates reach 1000 m beeline: 1000 × 1.3 = 1300 m walked at most.
-        let e = try Self.planError(params { $0.maxTransferWalk = 1301 })
-        #expect(e?.code == .badParameter)
-        #expect(e?.message.contains("maxTransferWalk") == true)
-        #expect(try Self.network().journeys("A", "B", at: "0:00", params { $0.maxTransferWalk = 1300 })
+        let e = try Self.requestError(params { $0.maxTransferWalk = 1301 })
+        #expect(e?.parameter == "maxTransferWalk")
+        #expect(try Self.network().route("A", "B", at: "0:00", params { $0.maxTransferWalk = 1300 })
                 == ["A ~ R1 0:10-0:20 ~ B"])
     }
 
-    @Test func theRouterRequestRefusesToo() throws {
+    @Test func aWindowOutOfRangeIsRefused() throws {
         let n = try Self.network()
-        let e = #expect(throws: ParameterError.self) { try n.route("A", "B", at: "0:00", params { $0.walkSpeed = 0 }) }
-        #expect(e?.parameter == "walkSpeed")
-        let f = #expect(throws: ParameterError.self) { try n.route("A", "B", at: "0:00", params { $0.maxTransfers = -1 }) }
-        #expect(f?.parameter == "maxTransfers")
+        #expect((#expect(throws: ParameterError.self) { try n.route("A", "B", at: utc("0:00"), window: -1) })?.parameter == "window")
+        #expect((#expect(throws: ParameterError.self) { try n.route("A", "B", at: utc("0:00"), window: 86_401) })?.parameter == "window")
     }
 
     @Test func valuesAtTheEdgesAreAccepted() throws {
         // maxTransfers 0 (one ride), transferSlack 0, maxAccessWalk 0 for stop-to-stop.
         let n = try Self.network()
-        #expect(try n.journeys("A", "B", at: "0:00", params { $0.maxTransfers = 0 }) == ["A ~ R1 0:10-0:20 ~ B"])
-        #expect(try n.journeys("A", "B", at: "0:00", params { $0.transferSlack = 0 }) == ["A ~ R1 0:10-0:20 ~ B"])
-        #expect(try n.journeys("A", "B", at: "0:00", params { $0.maxAccessWalk = 0 }) == ["A ~ R1 0:10-0:20 ~ B"])
+        #expect(try n.route("A", "B", at: "0:00", params { $0.maxTransfers = 0 }) == ["A ~ R1 0:10-0:20 ~ B"])
+        #expect(try n.route("A", "B", at: "0:00", params { $0.transferSlack = 0 }) == ["A ~ R1 0:10-0:20 ~ B"])
+        #expect(try n.route("A", "B", at: "0:00", params { $0.maxAccessWalk = 0 }) == ["A ~ R1 0:10-0:20 ~ B"])
+        // maxAccessWalk 0 from the stops' own coordinates: each is 0 m from itself.
+        #expect(try n.route(.point(n.timetable.coordinate(ofStop: n.stop("A"))!), .point(n.timetable.coordinate(ofStop: n.stop("B"))!),
+                            at: "0:00", params { $0.maxAccessWalk = 0 }) == ["A ~ R1 0:10-0:20 ~ B"])
     }
 }

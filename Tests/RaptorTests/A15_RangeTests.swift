@@ -1,7 +1,6 @@
-import Planner
 import Raptor
 import Testing
-import TransitModel
+import TransitTesting
 
 /// A15 — range queries: every journey departing within a window that no other journey
 /// beats on departure (later), arrival (earlier) and rides (fewer); by departure.
@@ -28,9 +27,7 @@ struct A15_RangeTests {
     }
 
     func range(_ n: TestNetwork, at time: String, minutes: Int) throws -> [String] {
-        let result = try n.planner.plan(PlanQuery(from: .stop(feed: nil, id: "A"), to: .stop(feed: nil, id: "C"),
-                                                  time: TestNetwork.localTime(time, on: testDate), window: minutes * 60))
-        return result.journeys.map { n.format($0, zone: result.timeZone, reference: testDate) }
+        try n.route("A", "C", at: utc(time), window: Int64(minutes * 60))
     }
 
     @Test func everyUndominatedDepartureInTheWindow() throws {
@@ -51,9 +48,9 @@ struct A15_RangeTests {
 
     @Test func aWindowWithArriveByIsRefused() throws {
         let n = try Self.network()
-        #expect(throws: PlanError.self) {
-            try n.planner.plan(PlanQuery(from: .stop(feed: nil, id: "A"), to: .stop(feed: nil, id: "C"),
-                                         time: TestNetwork.localTime("0:30", on: testDate), arriveBy: true, window: 600))
+        let e = #expect(throws: ParameterError.self) {
+            try n.route("A", "C", at: utc("0:30"), arriveBy: true, window: 600)
         }
+        #expect(e?.parameter == "window")
     }
 }

@@ -1,44 +1,31 @@
 import Foundation
 import Geo
-import Planner
 import Raptor
 import Testing
 import Timetable
 import TransitModel
+import TransitTesting
 
-// A tiny DSL for the router's module tests (A01…A14): build a `FeedSnapshot` in code,
-// plan on it, and print each journey as one compact line.
+// The router's feature tests (A01…A15): a network built in code (`NetworkBuilder`, in
+// TransitTesting), a `RaptorRequest` built here, `RaptorRouter.route`, and each journey as
+// one compact line (`CompactJourney`: `Walk 0:05:06-0:10 ~ A ~ R1 0:10-0:25 ~ D ~ …`).
 //
-// Conventions every test file relies on:
-// - One feed "test", one agency (time zone "UTC" unless a test says otherwise).
-// - Service "S" runs on `testDate` only (Monday 2020-04-20).
-// - Stops made with `line` lie on a meridian, `spacing` meters apart (2 km by default:
-//   walkMeters 2600 > maxAccessWalk 1000 and > maxDirectWalk 2000, and beyond the
-//   timetable's 1000 m footpath radius, so no stray walk can short-cut a test).
-// - Journeys print as `Walk 0:05:06-0:10 ~ A ~ R1 0:10-0:25 ~ D ~ Change 2m ~ D ~ R2 …`:
-//   * times are local wall-clock times in the plan's time zone, hours counted from
-//     midnight of the reference date (so the next day's 00:30 prints `24:30`), written
-//     `H:MM`, or `H:MM:SS` when the seconds are not 0;
-//   * `Walk a-b` is the access or egress walk (left out when it takes 0 s, e.g. when the
-//     origin is given as a stop);
-//   * `R1 a-b` is a ride on route R1 (its short name), departure to arrival;
-//   * `Change d` is a change, from the stop before it to the stop after it: d is the
-//     time from alighting until the next vehicle may be boarded (walk + slack, or the
-//     transfers.txt rule), as `2m`, `6m54s`, `59s`, `0s`;
-//   * a walk-only journey prints as `Walk a-b`.
+// No planner: an end given as a stop is a 0 s walk to that stop; an end given as a point
+// gets the walks docs/routing-model.md defines (every boardable stop whose walkMeters =
+// beeline × walkDetourFactor ≤ maxAccessWalk, walkSeconds = ceil(walkMeters / walkSpeed));
+// the time is a UTC instant and the days are D − 1, D and D + 1 of the query's date D.
+// What the planner adds (places, local times and time zones, the walk-only journey,
+// NO_STOP_NEARBY, its order) is tested in Tests/PlannerTests/PlannerRulesTests.swift.
+// The router lists its Pareto set by ascending rides (a range: by departure).
 
 /// The one service date every test network runs on: Monday 2020-04-20.
-let testDate = ServiceDate(year: 2020, month: 4, day: 20)!
+let testDate = NetworkBuilder.testDate
 
 /// Where the test networks start: an arbitrary point on land (52° N, 13° E).
-let testOrigin = Coordinate(latitude: 52.0, longitude: 13.0)
+let testOrigin = NetworkBuilder.testOrigin
 
 /// "H:MM" or "H:MM:SS" (hours may exceed 23) as seconds.
-func clock(_ text: String) -> Int32 {
-    let parts = text.split(separator: ":").map { Int32($0)! }
-    precondition(parts.count == 2 || parts.count == 3, "bad clock \(text)")
-    return parts[0] * 3600 + parts[1] * 60 + (parts.count == 3 ? parts[2] : 0)
-}
+func clock(_ text: String) -> Int32 { NetworkBuilder.clock(text) }
 
 /// UTC seconds since 1970 of wall-clock `time` on `date` in UTC (the default zone).
 func utc(_ time: String, on date: ServiceDate = testDate) -> Int64 {
@@ -47,246 +34,86 @@ func utc(_ time: String, on date: ServiceDate = testDate) -> Int64 {
 
 /// A point `north` and then `east` meters (geodesic) from `c`; negative goes south/west.
 func offset(_ c: Coordinate, north: Double = 0, east: Double = 0) -> Coordinate {
-    var p = c
-    if north != 0 { p = Geodesic.destination(from: p, azimuthDegrees: north > 0 ? 0 : 180, meters: abs(north)) }
-    if east != 0 { p = Geodesic.destination(from: p, azimuthDegrees: east > 0 ? 90 : -90, meters: abs(east)) }
-    return p
+    NetworkBuilder.offset(c, north: north, east: east)
 }
 
-/// Builds a one-feed `FeedSnapshot` in code.
-struct NetworkBuilder {
-    private(set) var snapshot = FeedSnapshot()
-    private var stopIndex: [String: Int32] = [:]
-    private var routeIndex: [String: Int32] = [:]
-    private var serviceIndex: [String: Int32] = [:]
-    private var tripIndex: [String: Int32] = [:]
-
-    /// A feed "test" with one agency in `timezone`, and service "S" running on `serviceDate`.
-    init(timezone: String = "UTC", serviceDate: ServiceDate = testDate) {
-        snapshot.feedIds = ["test"]
-        snapshot.agencies = [FeedSnapshot.Agency(feed: 0, agencyId: "AG", name: "Test agency", timezone: timezone)]
-        service("S", from: serviceDate, to: serviceDate)
-    }
-
-    // MARK: Stops
-
-    /// A stop (`type` 0), station (1), entrance (2)…; `parent` names a station.
-    mutating func stop(_ id: String, at c: Coordinate?, type: Int8 = 0, parent: String? = nil) {
-        precondition(stopIndex[id] == nil, "stop \(id) twice")
-        stopIndex[id] = Int32(snapshot.stops.count)
-        snapshot.stops.append(FeedSnapshot.Stop(feed: 0, stopId: id, name: "Stop \(id)", latitude: c?.latitude,
-                                                longitude: c?.longitude, locationType: type,
-                                                parent: parent.map { stopIndex[$0]! } ?? -1, platformCode: nil))
-    }
-
-    /// A stop `north`/`east` meters from stop `other`.
-    mutating func stop(_ id: String, near other: String, north: Double = 0, east: Double = 0, parent: String? = nil) {
-        stop(id, at: offset(coordinate(other), north: north, east: east), parent: parent)
-    }
-
-    /// Stops on a meridian, going north from `start`, `spacing` meters apart.
-    mutating func line(_ ids: String..., spacing: Double = 2000, start: Coordinate = testOrigin) {
-        for (i, id) in ids.enumerated() { stop(id, at: offset(start, north: Double(i) * spacing)) }
-    }
-
-    func coordinate(_ id: String) -> Coordinate {
-        let s = snapshot.stops[Int(stopIndex[id]!)]
-        return Coordinate(latitude: s.latitude!, longitude: s.longitude!)
-    }
-
-    // MARK: Services, routes, trips
-
-    /// A calendar.txt row (bit 0 Monday … bit 6 Sunday) plus calendar_dates.txt exceptions.
-    mutating func service(_ id: String, weekdays: UInt8 = 0x7F, from: ServiceDate? = nil, to: ServiceDate? = nil,
-                          added: [ServiceDate] = [], removed: [ServiceDate] = []) {
-        serviceIndex[id] = Int32(snapshot.services.count)
-        snapshot.services.append(FeedSnapshot.Service(feed: 0, serviceId: id, weekdays: from == nil ? 0 : weekdays,
-                                                      start: from, end: to, added: added, removed: removed))
-    }
-
-    /// Another agency of the feed (the first, "AG", is made by `init`).
-    mutating func agency(_ id: String, timezone: String) {
-        snapshot.agencies.append(FeedSnapshot.Agency(feed: 0, agencyId: id, name: "Agency \(id)", timezone: timezone))
-    }
-
-    /// Declares route `id` of agency `agency`; trips declare their routes of agency "AG" by themselves.
-    @discardableResult
-    mutating func route(_ id: String, agency: String = "AG") -> Int32 {
-        if let r = routeIndex[id] { return r }
-        routeIndex[id] = Int32(snapshot.routes.count)
-        let a = Int32(snapshot.agencies.firstIndex { $0.agencyId == agency }!)
-        snapshot.routes.append(FeedSnapshot.Route(feed: 0, routeId: id, agency: a, shortName: id, longName: nil,
-                                                  type: 3, color: nil, textColor: nil))
-        return routeIndex[id]!
-    }
-
-    /// A trip of `route`. `schedule` lists stop times separated by commas, each
-    /// `STOP TIME [flags]`, where TIME is `H:MM[:SS]` (arrival = departure), `ARR/DEP`,
-    /// or `-` for untimed (either side of `/` may be `-`), and flags are `no-board`
-    /// (pickup_type 1), `no-alight` (drop_off_type 1), `pickup=N`, `dropoff=N`, `dist=M`
-    /// (shape_dist_traveled). Example: `"A 0:01, B -, C 0:05/0:06 no-board, D 0:10"`.
-    mutating func trip(_ id: String, route routeId: String, service: String = "S", _ schedule: String) {
-        let r = route(routeId)
-        tripIndex[id] = Int32(snapshot.trips.count)
-        snapshot.trips.append(FeedSnapshot.Trip(feed: 0, tripId: id, route: r, service: serviceIndex[service]!,
-                                                headsign: nil, shapeId: nil))
-        func time(_ t: Substring) -> Int32 { t == "-" ? FeedSnapshot.untimed : clock(String(t)) }
-        for entry in schedule.split(separator: ",") {
-            let words = entry.split(separator: " ")
-            precondition(words.count >= 2, "bad stop time \(entry)")
-            guard let stop = stopIndex[String(words[0])] else { preconditionFailure("unknown stop \(words[0])") }
-            let times = words[1].split(separator: "/", omittingEmptySubsequences: false)
-            var pickup: UInt8 = 0, dropOff: UInt8 = 0, dist = Double.nan
-            for flag in words.dropFirst(2) {
-                if flag == "no-board" { pickup = 1 }
-                else if flag == "no-alight" { dropOff = 1 }
-                else if flag.hasPrefix("pickup=") { pickup = UInt8(flag.dropFirst(7))! }
-                else if flag.hasPrefix("dropoff=") { dropOff = UInt8(flag.dropFirst(8))! }
-                else if flag.hasPrefix("dist=") { dist = Double(flag.dropFirst(5))! }
-                else { preconditionFailure("unknown flag \(flag)") }
-            }
-            snapshot.stopTimeStop.append(stop)
-            snapshot.stopTimeArrival.append(time(times[0]))
-            snapshot.stopTimeDeparture.append(time(times.count > 1 ? times[1] : times[0]))
-            snapshot.stopTimePickup.append(pickup)
-            snapshot.stopTimeDropOff.append(dropOff)
-            snapshot.stopTimeShapeDistance.append(dist)
-        }
-        snapshot.tripStopTimes.append(Int32(snapshot.stopTimeStop.count))
-    }
-
-    /// A frequencies.txt row for `trip`.
-    mutating func frequency(_ trip: String, start: String, end: String, headwaySeconds: Int32) {
-        snapshot.frequencies.append(FeedSnapshot.Frequency(trip: tripIndex[trip]!, startTime: clock(start),
-                                                           endTime: clock(end), headwaySeconds: headwaySeconds))
-    }
-
-    /// A transfers.txt row naming two stops (or stations); rows keep the order of the calls.
-    mutating func transfer(_ from: String, _ to: String, type: Int8, minTransferTime: Int32? = nil) {
-        let line = Int32(snapshot.transfers.count + 2)  // line 1 is the header
-        snapshot.transfers.append(FeedSnapshot.Transfer(fromStop: stopIndex[from]!, toStop: stopIndex[to]!, type: type,
-                                                        minTransferTime: minTransferTime, line: line))
-    }
-
-    func build() throws -> TestNetwork {
-        try TestNetwork(timetable: TimetableBuilder.build(snapshot))
-    }
+extension NetworkBuilder {
+    func build() throws -> TestNetwork { try TestNetwork(timetable: timetable()) }
 }
 
-/// A built network: the timetable, a planner over it, and ways to ask it.
+/// One end of a search: a stop by id (`"A"`: a 0 s walk to it) or a point (walks to the
+/// stops near it, as the model says).
+enum End: ExpressibleByStringLiteral {
+    case stop(String)
+    case point(Coordinate)
+    init(stringLiteral id: String) { self = .stop(id) }
+}
+
+/// A built network: the timetable, the router over it, and ways to ask it.
 struct TestNetwork {
     let timetable: Timetable
-    let planner: JourneyPlanner
+    let router: RaptorRouter
 
     init(timetable: Timetable) {
         self.timetable = timetable
-        planner = JourneyPlanner(timetable: timetable)
+        router = RaptorRouter(timetable: timetable)
     }
 
     func stop(_ id: String) -> Int32 {
         Int32(timetable.snapshot.stops.firstIndex { $0.stopId == id }!)
     }
 
-    /// A local wall-clock query time: `time` (`H:MM[:SS]`, 24:00 and later roll into the
-    /// following days) on `date`.
-    static func localTime(_ time: String, on date: ServiceDate) -> QueryTime {
-        let seconds = Int(clock(time))
-        let (y, m, d) = date.adding(days: seconds / 86_400).components
-        let s = seconds % 86_400
-        return .local(year: y, month: m, day: d, hour: s / 3600, minute: (s / 60) % 60, second: s % 60)
+    /// The model's walks between `point` and the boardable stops within maxAccessWalk of it.
+    func walks(_ point: Coordinate, _ p: RoutingParameters) -> [StopWalk] {
+        timetable.stopsNear(point, beelineMeters: p.maxAccessWalk / p.walkDetourFactor + 1).compactMap { s in
+            let meters = p.walkMeters(beeline: s.meters)
+            return meters <= p.maxAccessWalk ? StopWalk(stop: s.stop, seconds: p.walkSeconds(beeline: s.meters), meters: meters) : nil
+        }
     }
 
-    /// Plans from `from` to `to` (stop ids) at local `time` on `date`.
-    func plan(_ from: String, _ to: String, at time: String, on date: ServiceDate = testDate, arriveBy: Bool = false,
-              _ parameters: RoutingParameters = RoutingParameters()) throws -> PlanResult {
-        try plan(.stop(feed: nil, id: from), .stop(feed: nil, id: to), at: time, on: date, arriveBy: arriveBy, parameters)
+    func walks(_ end: End, _ p: RoutingParameters) -> [StopWalk] {
+        switch end {
+        case .stop(let id): return [StopWalk(stop: stop(id), seconds: 0, meters: 0)]
+        case .point(let c): return walks(c, p)
+        }
     }
 
-    func plan(_ from: Place, _ to: Place, at time: String, on date: ServiceDate = testDate, arriveBy: Bool = false,
-              _ parameters: RoutingParameters = RoutingParameters()) throws -> PlanResult {
-        try planner.plan(PlanQuery(from: from, to: to, time: TestNetwork.localTime(time, on: date), arriveBy: arriveBy,
-                                   parameters: parameters))
+    /// The request for a search at UTC instant `time`, riding the trips of days D − 1, D,
+    /// D + 1 where D is `day` (by default the UTC date of `time`).
+    func request(_ from: End, _ to: End, at time: Int64, day: ServiceDate? = nil, arriveBy: Bool = false,
+                 window: Int64? = nil, _ parameters: RoutingParameters = RoutingParameters()) throws -> RaptorRequest {
+        let date = day ?? ServiceDate(daysSinceEpoch: Int32((time - ((time % 86_400) + 86_400) % 86_400) / 86_400))
+        let d = Int(date.daysSinceEpoch - timetable.firstDay.daysSinceEpoch)
+        return try RaptorRequest(arriveBy: arriveBy, time: time, access: walks(from, parameters),
+                                 egress: walks(to, parameters), days: [d - 1, d, d + 1], parameters: parameters,
+                                 window: window, timetable: timetable)
     }
 
-    /// The planner's journeys, in its order, as compact strings (times from midnight of `reference`).
-    func journeys(_ from: String, _ to: String, at time: String, on date: ServiceDate = testDate, arriveBy: Bool = false,
-                  reference: ServiceDate = testDate, _ parameters: RoutingParameters = RoutingParameters()) throws -> [String] {
-        let result = try plan(from, to, at: time, on: date, arriveBy: arriveBy, parameters)
-        return result.journeys.map { format($0, zone: result.timeZone, reference: reference) }
+    /// The router's journeys (its Pareto set, ascending rides).
+    func search(_ from: End, _ to: End, at time: Int64, day: ServiceDate? = nil, arriveBy: Bool = false,
+                window: Int64? = nil, _ parameters: RoutingParameters = RoutingParameters()) throws -> [RaptorJourney] {
+        router.route(try request(from, to, at: time, day: day, arriveBy: arriveBy, window: window, parameters))
     }
 
-    func journeys(_ from: Place, _ to: Place, at time: String, on date: ServiceDate = testDate, arriveBy: Bool = false,
-                  reference: ServiceDate = testDate, _ parameters: RoutingParameters = RoutingParameters()) throws -> [String] {
-        let result = try plan(from, to, at: time, on: date, arriveBy: arriveBy, parameters)
-        return result.journeys.map { format($0, zone: result.timeZone, reference: reference) }
+    /// The router's journeys as compact strings: wall-clock `time` (UTC) on `date`, days
+    /// D − 1, D, D + 1 of `date`; printed in UTC from midnight of `reference`.
+    func route(_ from: End, _ to: End, at time: String, on date: ServiceDate = testDate, arriveBy: Bool = false,
+               reference: ServiceDate = testDate, _ parameters: RoutingParameters = RoutingParameters()) throws -> [String] {
+        try route(from, to, at: utc(time, on: date), day: date, arriveBy: arriveBy, reference: reference, parameters)
     }
 
-    /// The router itself (no planner around it): origin and destination are the stops
-    /// themselves (0 s walks), days D − 1, D, D + 1 of `testDate`, time `time` in UTC.
-    /// Returns its Pareto set in its own order (ascending rides).
-    func route(_ from: String, _ to: String, at time: String, arriveBy: Bool = false,
+    /// The same at UTC instant `time`, printed in `zone` (the agency's, for a network not in UTC).
+    func route(_ from: End, _ to: End, at time: Int64, day: ServiceDate? = nil, arriveBy: Bool = false,
+               window: Int64? = nil, zone: String = "UTC", reference: ServiceDate = testDate,
                _ parameters: RoutingParameters = RoutingParameters()) throws -> [String] {
-        let d = Int(testDate.daysSinceEpoch - timetable.firstDay.daysSinceEpoch)
-        let request = try RaptorRequest(arriveBy: arriveBy, time: utc(time),
-                                        access: [StopWalk(stop: stop(from), seconds: 0, meters: 0)],
-                                        egress: [StopWalk(stop: stop(to), seconds: 0, meters: 0)],
-                                        days: [d - 1, d, d + 1], parameters: parameters, timetable: timetable)
-        return planner.router.route(request).map {
-            format(rides: $0.rides, departure: $0.departure, arrival: $0.arrival, legs: $0.legs, zone: "UTC", reference: testDate)
-        }
+        try search(from, to, at: time, day: day, arriveBy: arriveBy, window: window, parameters)
+            .map { format($0, zone: zone, reference: reference) }
     }
 
-    // MARK: The compact journey string
-
-    func format(_ journey: Journey, zone: String, reference: ServiceDate = testDate) -> String {
-        format(rides: journey.rides, departure: journey.departure, arrival: journey.arrival, legs: journey.legs,
-               zone: zone, reference: reference)
+    func format(_ j: RaptorJourney, zone: String = "UTC", reference: ServiceDate = testDate) -> String {
+        CompactJourney.format(rides: j.rides, departure: j.departure, arrival: j.arrival, legs: j.legs,
+                              timetable: timetable, zone: zone, reference: reference)
     }
-
-    func format(rides: Int, departure: Int64, arrival: Int64, legs: [RaptorLeg], zone zoneName: String,
-                reference: ServiceDate = testDate) -> String {
-        let zone = TimeZone(identifier: zoneName)!
-        func time(_ instant: Int64) -> String {
-            let local = instant + Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant))))
-            let t = local - Int64(reference.daysSinceEpoch) * 86_400
-            let sign = t < 0 ? "-" : "", a = abs(t)
-            let (h, m, s) = (a / 3600, (a / 60) % 60, a % 60)
-            return "\(sign)\(h):\(m < 10 ? "0" : "")\(m)" + (s == 0 ? "" : ":\(s < 10 ? "0" : "")\(s)")
-        }
-        func span(_ a: Int64, _ b: Int64) -> String { "\(time(a))-\(time(b))" }
-        func id(_ stop: Int32) -> String { timetable.snapshot.stops[Int(stop)].stopId }
-
-        if rides == 0 { return "Walk \(span(departure, arrival))" }
-        var parts: [String] = []
-        for leg in legs {
-            switch leg {
-            case .access(let stop, let departure, let arrival, _):
-                if arrival != departure { parts.append("Walk \(span(departure, arrival))") }
-                parts.append(id(stop))
-            case .ride(let route, _, _, let from, let to, let departure, let arrival):
-                let first = Int(timetable.routeStopOffsets[Int(route)])
-                let board = id(timetable.routeStops[first + Int(from)])
-                // The boarding stop is the one printed before; say so when it is not.
-                if parts.last != board { parts.append("[board at \(board)]") }
-                let name = timetable.snapshot.routes[Int(timetable.routeSourceRoute[Int(route)])]
-                parts.append("\(name.shortName ?? name.routeId) \(span(departure, arrival))")
-                parts.append(id(timetable.routeStops[first + Int(to)]))
-            case .transfer(_, let to, let departure, let ready, _):
-                parts.append("Change \(duration(ready - departure))")
-                parts.append(id(to))
-            case .egress(_, let departure, let arrival, _):
-                if arrival != departure { parts.append("Walk \(span(departure, arrival))") }
-            }
-        }
-        return parts.joined(separator: " ~ ")
-    }
-}
-
-/// `2m`, `6m54s`, `59s`, `0s`, `1h2m3s`.
-func duration(_ seconds: Int64) -> String {
-    if seconds == 0 { return "0s" }
-    let (h, m, s) = (seconds / 3600, (seconds / 60) % 60, seconds % 60)
-    return (h > 0 ? "\(h)h" : "") + (m > 0 ? "\(m)m" : "") + (s > 0 ? "\(s)s" : "")
 }
 
 /// Routing parameters with some changed: `params { $0.transferSlack = 60 }`.

@@ -15,13 +15,13 @@ import TransitTesting
 @Suite struct SmokeTests {
     static let date = ServiceDate(year: 2018, month: 6, day: 5)!
 
-    static func network() throws -> (TestNetwork, FeedSnapshot) {
+    static func network() throws -> (PlannerNetwork, FeedSnapshot) {
         let (snapshot, _) = try SnapshotSink.load(path: FeedFixtures.bundledFeed("bart-2018"), feedId: "bart")
-        return (TestNetwork(timetable: try TimetableBuilder.build(snapshot)), snapshot)
+        return (PlannerNetwork(planner: JourneyPlanner(timetable: try TimetableBuilder.build(snapshot))), snapshot)
     }
 
     /// The planner's (rides, departure, arrival) for each journey with rides, next to the reference's.
-    static func expectSameAsReference(_ n: TestNetwork, _ snapshot: FeedSnapshot, arriveBy: Bool,
+    static func expectSameAsReference(_ n: PlannerNetwork, _ snapshot: FeedSnapshot, arriveBy: Bool,
                                       sourceLocation: SourceLocation = #_sourceLocation) throws {
         let result = try n.plan("12TH", "SFIA", at: "8:30", on: date, arriveBy: arriveBy)
         let reference = ReferenceRouter(snapshot: snapshot)
