@@ -41,7 +41,7 @@ struct APIErrorCodeTests {
         for code in ["NEW_REASON", "", "INTERNAL"] {
             let e = APIError.from(PlanError(code, "secret detail"))
             #expect(e.code == .internalError && e.status == 500)
-            #expect(e.cause?.contains(code) == true)
+            #expect(e.cause?.contains("code \(code) has no") == true, "\(e.cause ?? "")")
             #expect(!e.message.contains("secret"))
         }
     }

@@ -23,7 +23,7 @@ struct OpenAPIDocumentTests {
         let generated = OpenAPIGenerator.document(), file = try Self.committed()
         let a = generated.split(separator: "\n", omittingEmptySubsequences: false), b = file.split(separator: "\n", omittingEmptySubsequences: false)
         let first = zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }
-        #expect(generated == file, """
+        #expect(first == nil && a.count == b.count, """
             Sources/Server/Resources/openapi.json is not what the declarations generate \
             (first difference at line \(first.map { $0.offset + 1 } ?? min(a.count, b.count) + 1): \
             generated \(first.map { String($0.element.0).debugDescription } ?? "-"), committed \(first.map { String($0.element.1).debugDescription } ?? "-")); \
@@ -45,9 +45,10 @@ struct OpenAPIDocumentTests {
     }
 
     @Test("each endpoint documents exactly its declared parameters, with their ranges and patterns",
-          arguments: [("/v1/plan", APIParameters.plan), ("/v1/stops", APIParameters.stops),
-                      ("/v1/stops/{id}", [APIParameters.stopId] + APIParameters.departures)])
-    func declaredParameters(_ path: String, _ specs: [ParameterSpec]) throws {
+          arguments: ["/v1/plan", "/v1/stops", "/v1/stops/{id}"])
+    func declaredParameters(_ path: String) throws {
+        let specs = path == "/v1/plan" ? APIParameters.plan : path == "/v1/stops" ? APIParameters.stops
+            : [APIParameters.stopId] + APIParameters.departures
         let documented = try Self.parameters(path)
         #expect(Set(documented.keys) == Set(specs.map(\.name)))
         for spec in specs {
@@ -119,8 +120,9 @@ struct OpenAPIDocumentTests {
     }
 
     @Test("numbers are read within their declared range and refused just outside it, saying the range",
-          arguments: APIParameters.plan + APIParameters.stops + APIParameters.departures)
-    func ranges(_ spec: ParameterSpec) throws {
+          arguments: (APIParameters.plan + APIParameters.stops + APIParameters.departures).indices)
+    func ranges(_ index: Int) throws {
+        let spec = (APIParameters.plan + APIParameters.stops + APIParameters.departures)[index]
         func read(_ v: String) throws(APIError) -> Bool {
             let q = try QueryParameters("\(spec.name)=\(v)", allowed: [spec.name])
             switch spec.kind {
