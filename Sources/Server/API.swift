@@ -34,6 +34,9 @@ public struct TransitAPI: Sendable {
     public init(live: LiveTimetable, planBudget: Double = 2, planThreads: Int = ProcessInfo.processInfo.activeProcessorCount,
                 planRate: Double = 0, planBurst: Int = 1, logger: Logger) {
         self.live = live; self.planBudget = planBudget; self.logger = logger
+        // Read now: a binary installed without its resource bundle stops here, at start,
+        // not at the first /openapi.json.
+        _ = OpenAPIDocument.served
         planners = WorkerPool(threads: planThreads, name: "plan")
         planLimit = RateLimiter(ratePerSecond: planRate, burst: planBurst)
     }
