@@ -55,6 +55,9 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "DequeModule", package: "swift-collections"),
+        ], resources: [
+            // The OpenAPI document, generated: `swift run transit openapi > Sources/Server/Resources/openapi.json`.
+            .copy("Resources/openapi.json"),
         ]),
         .executableTarget(name: "TransitCLI", dependencies: [
             "TransitModel", "GTFS", "TransitStore", "Timetable", "Raptor", "Planner", "PlanJSON", "PlanText", "Coverage", "Geo", "Server",
@@ -77,7 +80,7 @@ let package = Package(
         .testTarget(name: "TransitStoreTests", dependencies: ["TransitStore", "GTFS", "TransitTesting"]),
         .testTarget(name: "TimetableTests", dependencies: ["Timetable", "TransitModel", "GTFS", "TransitTesting"]),
         .testTarget(name: "CoverageTests", dependencies: ["Coverage", "Timetable", "Planner", "PlanJSON", "PlanText", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
-        .testTarget(name: "ServerTests", dependencies: ["Server", "TransitStore", "TransitTesting"]),
+        .testTarget(name: "ServerTests", dependencies: ["Server", "Planner", "Raptor", "TransitModel", "TransitStore", "TransitTesting"]),
         .testTarget(name: "FuzzChecksTests", dependencies: ["FuzzChecks", "TransitTesting"]),
         // The router's own tests: timetables built in code, RaptorRequest in, journeys out (no planner).
         .testTarget(name: "RaptorTests", dependencies: ["Raptor", "Timetable", "TransitModel", "GTFS", "Geo", "TransitTesting"]),

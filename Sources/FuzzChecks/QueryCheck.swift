@@ -17,8 +17,8 @@ import TransitModel
 public enum QueryCheck {
     static let endpoints: [(path: String, names: [String])] = [
         ("/v1/plan", PlanParameters.names),
-        ("/v1/stops", ["query", "near", "radius", "feed", "limit"]),
-        ("/v1/stops/{id}", ["feed", "time", "limit"]),
+        ("/v1/stops", APIParameters.stops.map(\.name)),
+        ("/v1/stops/{id}", APIParameters.departures.map(\.name)),
         ("/v1/health", []),
     ]
 
@@ -29,19 +29,21 @@ public enum QueryCheck {
             do {
                 let q = try QueryParameters(query, allowed: names)
                 try checkValues(q, names, fail)
+                try checkPatterns(q, path, fail)
                 switch path {
                 case "/v1/plan": try checkPlan(q, fail)
                 case "/v1/stops":
-                    _ = try q.int("limit", 1...50)
-                    _ = try q.feed()
-                    if let near = try q.coordinate("near") {
+                    try checkInteger(q, APIParameters.stopsLimit, fail)
+                    _ = try q.feed(APIParameters.stopsFeed)
+                    _ = try q.text(APIParameters.query)
+                    if let near = try q.coordinate(APIParameters.near) {
                         guard abs(near.latitude) <= 90, abs(near.longitude) <= 180 else { throw fail("near read as \(near)") }
                     }
-                    if let r = try q.double("radius", 1...2000, unit: " m"), !(1...2000).contains(r) { throw fail("radius read as \(r)") }
+                    if let r = try q.double(APIParameters.radius), !APIParameters.radius.numberRange.contains(r) { throw fail("radius read as \(r)") }
                 case "/v1/stops/{id}":
-                    _ = try q.feed()
-                    if let t = q["time"], let parsed = QueryTime.parse(t) { try TimeCheck.checkQueryTime(parsed, fail) }
-                    if let n = try q.int("limit", 1...50), !(1...50).contains(n) { throw fail("limit read as \(n)") }
+                    _ = try q.feed(APIParameters.stopFeed)
+                    if let t = try PlanParameters.time(q, APIParameters.departuresTime) { try TimeCheck.checkQueryTime(t, fail) }
+                    try checkInteger(q, APIParameters.departuresLimit, fail)
                 default: break
                 }
             } catch {
@@ -50,10 +52,36 @@ public enum QueryCheck {
         }
     }
 
+    /// What the document's patterns allow, the parsers accept: a text value within its
+    /// declared length that matches its pattern is read (only a place or feed that is not
+    /// served can still be refused, by the timetable).
+    static func checkPatterns(_ q: QueryParameters, _ path: String, _ fail: (String) -> FuzzFailure) throws(FuzzFailure) {
+        let specs = path == "/v1/plan" ? APIParameters.plan : path == "/v1/stops" ? APIParameters.stops
+            : path == "/v1/stops/{id}" ? APIParameters.departures : []
+        for spec in specs {
+            guard case .text(let minLength, let maxLength, let pattern?) = spec.kind, let v = q[spec.name],
+                  (minLength...maxLength).contains(v.unicodeScalars.count), QueryParameters.matches(v, pattern) else { continue }
+            let read: Bool
+            switch spec.name {
+            case "from", "to": read = Place.parse(v) != nil
+            case "time": read = QueryTime.parse(v) != nil
+            case "modes": read = (try? ModeFilter.parse(v)) != nil
+            case "near": read = (try? q.coordinate(spec)) != nil
+            default: read = (try? q.text(spec)) != nil
+            }
+            guard read else { throw fail("the document's pattern for \(spec.name) allows \(v.debugDescription), which the server refuses") }
+        }
+    }
+
+    /// An integer parameter read within its declared range, or refused.
+    static func checkInteger(_ q: QueryParameters, _ spec: ParameterSpec, _ fail: (String) -> FuzzFailure) throws {
+        if let n = try q.int(spec), !spec.integerRange.contains(n) { throw fail("\(spec.name) read as \(n)") }
+    }
+
     static func checkValues(_ q: QueryParameters, _ names: [String], _ fail: (String) -> FuzzFailure) throws(FuzzFailure) {
         for (name, value) in q.values {
             guard names.contains(name) else { throw fail("accepted the parameter \(name.debugDescription), which is not one of \(names)") }
-            guard value.count <= QueryParameters.maxValueLength else { throw fail("accepted a value of \(value.count) characters for \(name)") }
+            guard value.unicodeScalars.count <= QueryParameters.maxValueLength else { throw fail("accepted a value of \(value.count) characters for \(name)") }
         }
         // Percent-encode every value again: the same values must come back.
         let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
@@ -72,12 +100,12 @@ public enum QueryCheck {
     static func checkPlan(_ q: QueryParameters, _ fail: (String) -> FuzzFailure) throws {
         let (plan, n) = try PlanParameters.query(q, now: 1_528_212_600)
         let problem: String? = {
-            if !(1...JourneyPlanner.maxItineraries).contains(n) { return "numItineraries \(n)" }
-            if let w = plan.window, !(0...PlanParameters.maxWindow * 60).contains(w) { return "window \(w) s" }
+            if !PlanRequestParameters.numItineraries.integerRange.contains(n) { return "numItineraries \(n)" }
+            let minutes = PlanRequestParameters.window.integerRange
+            if let w = plan.window, !(minutes.lowerBound * 60...minutes.upperBound * 60).contains(w) { return "window \(w) s" }
+            // Every value read is within its declaration (the timetable's own cap aside).
             let p = plan.parameters
-            if !(0.1...10).contains(p.walkSpeed) || !(1...3).contains(p.walkDetourFactor) || !(0...5000).contains(p.maxAccessWalk)
-                || !(0...5000).contains(p.maxTransferWalk) || !(0...20_000).contains(p.maxDirectWalk)
-                || !(0...3600).contains(p.transferSlack) || !(0...12).contains(p.maxTransfers) { return "routing parameters \(p)" }
+            do { try p.validate() } catch { return "routing parameters \(p): \(error)" }
             for place in [plan.from, plan.to] {
                 switch place {
                 case .coordinate(let c):
@@ -96,8 +124,8 @@ public enum QueryCheck {
                            _ fail: (String) -> FuzzFailure) throws(FuzzFailure) {
         if let f = error as? FuzzFailure { throw f }
         guard let e = error as? APIError else { throw fail("threw \(type(of: error)), not an APIError: \(error)") }
-        guard e.status == 400, !e.code.isEmpty, !e.message.isEmpty else { throw fail("answered \(e.status) \(e.code): \(e.message)") }
-        if e.code == "BAD_PARAMETER", case .text(let name)? = e.details["parameter"] {
+        guard e.status == 400, !e.message.isEmpty else { throw fail("answered \(e.status) \(e.code.rawValue): \(e.message)") }
+        if e.code == .badParameter, case .text(let name)? = e.details["parameter"] {
             guard names.contains(name) || name == "id" else { throw fail("BAD_PARAMETER names \(name.debugDescription), not a parameter here") }
             guard e.message.contains(name) else { throw fail("BAD_PARAMETER for \(name) does not say so: \(e.message)") }
             if QueryParameters.places.contains(name) {
@@ -127,6 +155,12 @@ public enum QueryCheck {
             "from=stop:12TH&to=stop:SFIA&maxAccessWalk=800&maxTransferWalk=400&maxDirectWalk=2000&walkDetourFactor=1.3",
             "query=embarcadro&limit=5", "near=37.8044,-122.2712&radius=800&feed=bart", "query=Dworzec+G%C5%82%C3%B3wny",
             "time=2018-06-05T08:30:00&limit=3&feed=bart", "",
+            // Edges of the declared patterns: no year 0000, leap days, offsets, spaces, mode names.
+            "from=stop:12TH&to=stop:SFIA&time=0000-00-00T00:00", "from=stop:12TH&to=stop:SFIA&time=2020-02-29T08:00",
+            "from=stop:12TH&to=stop:SFIA&time=2019-02-29T08:00", "from=stop:12TH&to=stop:SFIA&time=2000-02-29%2023:59:59%2B23:59",
+            "from=stop:12TH&to=stop:SFIA&time=%092018-06-05T08:30%C2%A0", "from=stop:%20&to=%2090,-180.0%20",
+            "from=1e1,2&to=0x10,5&modes=%20metro,,Train%09", "query=embarcadero&feed=0", "near=,37.8,-122.2,&radius=2000",
+            "from=stop:12TH&to=stop:SFIA&modes=-bus,!ferry,&window=180&numItineraries=20",
         ]
         for s in samples {
             let feed = String(s.feed.dropLast(4))
@@ -152,8 +186,8 @@ public enum QueryCheck {
     }
 
     public static func dictionary(_ samples: [FeedSample]) -> [String] {
-        PlanParameters.names.flatMap { ["\($0)=", "&\($0)="] }
-            + ["query=", "near=", "radius=", "limit=", "stop:", "%20", "%C3%B3", "+", "&", "=", ",", "true", "false", "NaN", "inf", "1e3",
+        Array(Set(endpoints.flatMap(\.names))).sorted().flatMap { ["\($0)=", "&\($0)="] }
+            + [ "stop:", "%20", "%C3%B3", "+", "&", "=", ",", "true", "false", "NaN", "inf", "1e3",
                "-BUS", "SUBWAY", "2018-06-05T08:30:00", "Z", "+02:00"]
     }
 }

@@ -93,13 +93,14 @@ extension JourneyPlanner {
     }
 
     private func itineraries(_ query: PlanQuery, numItineraries: Int) throws(PlanError) -> PlanAnswer {
-        guard (1...Self.maxItineraries).contains(numItineraries) else {
-            throw PlanError(.badParameter, "numItineraries is \(numItineraries): allowed are 1 to \(Self.maxItineraries)",
+        let count = PlanRequestParameters.numItineraries.integerRange, minutes = PlanRequestParameters.window.integerRange
+        guard count.contains(numItineraries) else {
+            throw PlanError(.badParameter, "numItineraries is \(numItineraries): allowed are \(PlanRequestParameters.numItineraries.rangeWords!)",
                             details: ["parameter": .text("numItineraries"), "value": .number(Double(numItineraries))])
         }
         let window = query.window ?? Self.defaultWindow
-        guard (0...86_400).contains(window) else {
-            throw PlanError(.badParameter, "window is \(window / 60) min: allowed are 0 to 1440 minutes",
+        guard (minutes.lowerBound * 60...minutes.upperBound * 60).contains(window) else {
+            throw PlanError(.badParameter, "window is \(window / 60) min: allowed are \(PlanRequestParameters.window.rangeWords!)",
                             details: ["parameter": .text("window"), "value": .number(Double(window))])
         }
         let places = try resolve(query)

@@ -1,40 +1,75 @@
+import TransitModel
+
 /// The routing model's parameters (`docs/routing-model.md`), checked when built.
+/// Each is declared once in `RoutingParameters.Spec` (range, default, unit, meaning); the
+/// defaults below, `validate`, the API's checks and document and the command line's help
+/// are made from those declarations.
 public struct RoutingParameters: Sendable, Equatable, Codable {
     /// Meters per second.
-    public var walkSpeed: Double = 1.33
+    public var walkSpeed: Double = Spec.walkSpeed.numberDefault
     /// Ratio of walked to beeline distance.
-    public var walkDetourFactor: Double = 1.3
+    public var walkDetourFactor: Double = Spec.walkDetourFactor.numberDefault
     /// Largest walkMeters from the origin to a first stop, and from a last stop to the destination.
-    public var maxAccessWalk: Double = 1000
+    public var maxAccessWalk: Double = Spec.maxAccessWalk.numberDefault
     /// Largest walkMeters of a footpath between two distinct stops.
-    public var maxTransferWalk: Double = 500
+    public var maxTransferWalk: Double = Spec.maxTransferWalk.numberDefault
     /// Largest walkMeters for which a walk-only itinerary is offered.
-    public var maxDirectWalk: Double = 2000
+    public var maxDirectWalk: Double = Spec.maxDirectWalk.numberDefault
     /// Seconds added to every change between two vehicles.
-    public var transferSlack: Int = 120
+    public var transferSlack: Int = Spec.transferSlack.integerDefault
     /// Most changes between vehicles in one itinerary.
-    public var maxTransfers: Int = 6
+    public var maxTransfers: Int = Spec.maxTransfers.integerDefault
 
     public init() {}
 
+    /// The declarations of the model's parameters: the one place their ranges and defaults
+    /// are written.
+    public enum Spec {
+        public static let walkSpeed = ParameterSpec("walkSpeed", .number(0.1...10, default: 1.33), unit: .metersPerSecond,
+                                                    "Walking speed in meters per second")
+        public static let walkDetourFactor = ParameterSpec("walkDetourFactor", .number(1...3, default: 1.3),
+                                                           "Walked distance over beeline distance")
+        public static let maxAccessWalk = ParameterSpec("maxAccessWalk", .number(0...5000, default: 1000), unit: .meters,
+                                                        "Longest walk to the first and from the last stop, in meters")
+        public static let maxTransferWalk = ParameterSpec("maxTransferWalk", .number(0...5000, default: 500), unit: .meters,
+                                                          "Longest walk between two stops, in meters; at most the timetable's footpath radius × walkDetourFactor")
+        public static let maxDirectWalk = ParameterSpec("maxDirectWalk", .number(0...20_000, default: 2000), unit: .meters,
+                                                        "Longest walk-only itinerary, in meters")
+        public static let transferSlack = ParameterSpec("transferSlack", .integer(0...3600, default: 120), unit: .seconds,
+                                                        "Seconds added to every change between vehicles")
+        public static let maxTransfers = ParameterSpec("maxTransfers", .integer(0...12, default: 6),
+                                                       "Most changes between vehicles")
+        /// In the order the model and the APIs list them.
+        public static let all = [walkSpeed, walkDetourFactor, maxAccessWalk, maxTransferWalk, maxDirectWalk, transferSlack, maxTransfers]
+    }
+
     /// The parameters' names as the model and the APIs spell them.
-    public static let names = ["walkSpeed", "walkDetourFactor", "maxAccessWalk", "maxTransferWalk",
-                               "maxDirectWalk", "transferSlack", "maxTransfers"]
+    public static let names = Spec.all.map(\.name)
 
     /// Checks every value; `footpathBeelineMeters` is the timetable's footpath radius.
     public func validate(footpathBeelineMeters: Double = .infinity) throws(ParameterError) {
-        func check(_ ok: Bool, _ name: String, _ value: String, _ allowed: String) throws(ParameterError) {
-            if !ok { throw ParameterError(parameter: name, value: value, allowed: allowed) }
+        func check(_ spec: ParameterSpec, _ value: Double) throws(ParameterError) {
+            guard value.isFinite, spec.numberRange.contains(value) else {
+                throw ParameterError(parameter: spec.name, value: "\(value)", allowed: spec.rangeWords ?? "")
+            }
         }
-        try check(walkSpeed.isFinite && walkSpeed >= 0.1 && walkSpeed <= 10, "walkSpeed", "\(walkSpeed)", "0.1 to 10 meters per second")
-        try check(walkDetourFactor.isFinite && walkDetourFactor >= 1 && walkDetourFactor <= 3, "walkDetourFactor", "\(walkDetourFactor)", "1 to 3")
-        try check(maxAccessWalk.isFinite && maxAccessWalk >= 0 && maxAccessWalk <= 5000, "maxAccessWalk", "\(maxAccessWalk)", "0 to 5000 meters")
-        let transferCap = (footpathBeelineMeters * walkDetourFactor).rounded(.down)
-        try check(maxTransferWalk.isFinite && maxTransferWalk >= 0 && maxTransferWalk <= min(5000, transferCap),
-                  "maxTransferWalk", "\(maxTransferWalk)", "0 to \(Int(min(5000, transferCap))) meters (this timetable's footpath radius × walkDetourFactor)")
-        try check(maxDirectWalk.isFinite && maxDirectWalk >= 0 && maxDirectWalk <= 20_000, "maxDirectWalk", "\(maxDirectWalk)", "0 to 20000 meters")
-        try check(transferSlack >= 0 && transferSlack <= 3600, "transferSlack", "\(transferSlack)", "0 to 3600 seconds")
-        try check(maxTransfers >= 0 && maxTransfers <= 12, "maxTransfers", "\(maxTransfers)", "0 to 12")
+        func check(_ spec: ParameterSpec, _ value: Int) throws(ParameterError) {
+            guard spec.integerRange.contains(value) else {
+                throw ParameterError(parameter: spec.name, value: "\(value)", allowed: spec.rangeWords ?? "")
+            }
+        }
+        try check(Spec.walkSpeed, walkSpeed)
+        try check(Spec.walkDetourFactor, walkDetourFactor)
+        try check(Spec.maxAccessWalk, maxAccessWalk)
+        let range = Spec.maxTransferWalk.numberRange
+        let transferCap = min(range.upperBound, (footpathBeelineMeters * walkDetourFactor).rounded(.down))
+        guard maxTransferWalk.isFinite && maxTransferWalk >= range.lowerBound && maxTransferWalk <= transferCap else {
+            throw ParameterError(parameter: "maxTransferWalk", value: "\(maxTransferWalk)",
+                                 allowed: "\(ParameterSpec.plain(range.lowerBound)) to \(Int(transferCap)) meters (this timetable's footpath radius × walkDetourFactor)")
+        }
+        try check(Spec.maxDirectWalk, maxDirectWalk)
+        try check(Spec.transferSlack, transferSlack)
+        try check(Spec.maxTransfers, maxTransfers)
     }
 
     /// walkMeters for a beeline distance.

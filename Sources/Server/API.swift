@@ -35,6 +35,9 @@ public struct TransitAPI: Sendable {
     public init(live: LiveTimetable, planBudget: Double = 2, planThreads: Int = ProcessInfo.processInfo.activeProcessorCount,
                 planRate: Double = 0, planBurst: Int = 1, logger: Logger) {
         self.live = live; self.planBudget = planBudget; self.logger = logger
+        // Read now: a binary installed without its resource bundle stops here, at start,
+        // not at the first /openapi.json.
+        _ = OpenAPIDocument.served
         planners = WorkerPool(threads: planThreads, name: "plan")
         planLimit = RateLimiter(ratePerSecond: planRate, burst: planBurst)
     }
@@ -57,7 +60,7 @@ public struct TransitAPI: Sendable {
         router.get("/v1/health") { request, _ in try self.health(request) }
         router.get("/openapi.json") { request, _ in
             _ = try QueryParameters(request.uri.query, allowed: [])
-            return Self.response(200, OpenAPIDocument.json, contentType: "application/json")
+            return Self.response(200, OpenAPIDocument.served, contentType: "application/json")
         }
         return router
     }
@@ -68,7 +71,7 @@ public struct TransitAPI: Sendable {
     func limit(_ context: TransitRequestContext) throws(APIError) {
         guard let wait = planLimit.take(RateLimiter.key(context.remoteAddress)) else { return }
         let rate = QueryParameters.plain(planLimit.ratePerSecond), burst = Int(planLimit.burst)
-        throw APIError(429, "RATE_LIMITED",
+        throw APIError(.rateLimited,
                        "This server plans at most \(rate) trips a second for one address (\(burst) at once); please try again in \(wait) s.",
                        details: ["retryAfterSeconds": .number(Double(wait)), "ratePerSecond": .number(planLimit.ratePerSecond),
                                  "burst": .number(Double(burst))])
@@ -77,7 +80,7 @@ public struct TransitAPI: Sendable {
     func served() throws(APIError) -> ServedTimetable {
         guard let s = live.served else {
             let db = live.databaseStatus
-            throw APIError(503, "NOT_READY", db.reachable || db.checkedAt == nil
+            throw APIError(.notReady, db.reachable || db.checkedAt == nil
                            ? "The timetable is still loading (or no feed is imported yet); try again in a few seconds."
                            : "The database cannot be reached, so no timetable is loaded yet; the server keeps trying.",
                            details: ["retryAfterSeconds": .number(5)])
@@ -89,6 +92,12 @@ public struct TransitAPI: Sendable {
         let q = try QueryParameters(request.uri.query, allowed: PlanParameters.names)
         var (query, n) = try PlanParameters.query(q, now: Int64(Date().timeIntervalSince1970))
         let s = try served()
+        // Within the document's range but beyond this timetable's footpaths: the request
+        // is well formed, this server cannot answer it.
+        do { try query.parameters.validate(footpathBeelineMeters: s.timetable.footpathBeelineMeters) } catch {
+            throw APIError(.parameterConflict, "The parameter \(error.parameter) \"\(error.value)\" is more than this timetable allows: \(error.allowed).",
+                           details: ["parameter": .text(error.parameter), "value": .text(error.value), "allowed": .text(error.allowed)])
+        }
         query.deadline = deadline
         switch s.planner.answer(query, numItineraries: n) {
         case .itineraries(let answer):
@@ -105,10 +114,10 @@ public struct TransitAPI: Sendable {
         let s = try served()
         switch s.coverage {
         case .building:
-            throw APIError(503, "NOT_READY", "The coverage regions are still being worked out; try again in a few seconds.",
+            throw APIError(.notReady, "The coverage regions are still being worked out; try again in a few seconds.",
                            details: ["retryAfterSeconds": .number(5)])
         case .failed(let why):
-            throw APIError(503, "COVERAGE_UNAVAILABLE", "The coverage regions could not be worked out: \(why)")
+            throw APIError(.coverageUnavailable, "The coverage regions could not be worked out: \(why)")
         case .ready(let report):
             let regions = report.json()["regions"] as? [[String: Any]] ?? []
             let features: [[String: Any]] = zip(report.regions, regions).map { r, props in
@@ -127,16 +136,16 @@ public struct TransitAPI: Sendable {
     func coverageExport(_ request: Request, _ file: String) throws -> Response {
         _ = try QueryParameters(request.uri.query, allowed: [])
         guard file.hasSuffix(".geojson") else {
-            throw APIError(404, "NOT_FOUND", "No such resource: exports are at /v1/coverage/FEED.geojson.")
+            throw APIError(.notFound, "No such resource: exports are at /v1/coverage/FEED.geojson.")
         }
         let feed = String(file.dropLast(".geojson".count))
         let s = try served()
         guard s.timetable.snapshot.feedIds.contains(feed) else {
-            throw APIError(404, "UNKNOWN_FEED", "No feed \"\(String(feed.prefix(63)))\" is served; served are: \(s.timetable.snapshot.feedIds.joined(separator: ", ")).",
+            throw APIError(.unknownFeed, "No feed \"\(String(feed.prefix(63)))\" is served; served are: \(s.timetable.snapshot.feedIds.joined(separator: ", ")).",
                            details: ["feeds": .list(s.timetable.snapshot.feedIds.map { .text($0) })])
         }
         guard case .ready(let report) = s.coverage, let r = report.regions.first(where: { $0.feedId == feed }) else {
-            throw APIError(503, "NOT_READY", "The coverage regions are still being worked out; try again in a few seconds.",
+            throw APIError(.notReady, "The coverage regions are still being worked out; try again in a few seconds.",
                            details: ["retryAfterSeconds": .number(5)])
         }
         return Self.response(200, CoverageExport.text(r.export), contentType: "application/geo+json")
@@ -144,24 +153,24 @@ public struct TransitAPI: Sendable {
 
     @_optimize(none)  // see TransitAPI: the optimizer takes minutes on this glue
     func stops(_ request: Request) throws -> Response {
-        let q = try QueryParameters(request.uri.query, allowed: ["query", "near", "radius", "feed", "limit"])
+        let q = try QueryParameters(request.uri.query, allowed: APIParameters.stops.map(\.name))
         let s = try served()
-        let limit = try q.int("limit", 1...50) ?? 10
+        let limit = try q.int(APIParameters.stopsLimit) ?? APIParameters.stopsLimit.integerDefault
         var feed: Int32?
-        if let f = try q.feed() {
-            guard let i = s.timetable.snapshot.feedIds.firstIndex(of: f) else {
-                throw APIError.badParameter("feed", f, "one of the served feeds: \(s.timetable.snapshot.feedIds.joined(separator: ", "))")
-            }
+        if let f = try q.feed(APIParameters.stopsFeed) {
+            guard let i = s.timetable.snapshot.feedIds.firstIndex(of: f) else { throw Self.unknownFeed(f, s) }
             feed = Int32(i)
         }
-        switch (q["query"], try q.coordinate("near")) {
+        let text = try q.text(APIParameters.query)
+        let near = try q.coordinate(APIParameters.near)
+        let radius = try q.double(APIParameters.radius)
+        switch (text, near) {
         case (let text?, nil):
-            guard q["radius"] == nil else { throw APIError.badParameter("radius", q["radius"], "only with near") }
-            guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw APIError.badParameter("query", text, "some letters of a stop's name") }
+            guard radius == nil else { throw Self.conflict("radius", q["radius"], "only with near") }
             let found = s.stops.search(text, feed: feed, limit: limit)
             return Self.json(200, ["stops": found.map { StopJSON.stop(s, $0.stop, extra: ["score": ($0.score * 1000).rounded() / 1000]) }])
         case (nil, let near?):
-            let radius = try q.double("radius", 1...2000, unit: " m") ?? 500
+            let radius = radius ?? APIParameters.radius.numberDefault
             let c = Coordinate(latitude: near.latitude, longitude: near.longitude)
             var out: [[String: Any]] = []
             for hit in s.timetable.stopsNear(c, beelineMeters: radius) where out.count < limit {
@@ -170,27 +179,33 @@ public struct TransitAPI: Sendable {
             }
             return Self.json(200, ["stops": out])
         case (nil, nil):
-            throw APIError.badParameter("query", nil, "give query (a name) or near (lat,lon)")
+            throw Self.conflict("query", nil, "give query (a name) or near (lat,lon)")
         case (_?, _?):
-            throw APIError.badParameter("near", nil, "either query or near, not both")
+            throw Self.conflict("near", nil, "either query or near, not both")
         }
     }
 
+    /// A feed the document allows but this server does not serve: 404 with the served ones.
+    static func unknownFeed(_ feed: String, _ s: ServedTimetable) -> APIError {
+        APIError(.unknownFeed, "No feed \"\(String(feed.prefix(63)))\" is served; served are: \(s.timetable.snapshot.feedIds.joined(separator: ", ")).",
+                 details: ["feeds": .list(s.timetable.snapshot.feedIds.map { .text($0) })])
+    }
+
+    /// Parameters each allowed by the document but not together: 422, naming the parameter.
+    static func conflict(_ name: String, _ value: String?, _ allowed: String) -> APIError {
+        let bad = APIError.badParameter(name, value, allowed)
+        return APIError(.parameterConflict, bad.message, details: bad.details)
+    }
+
     func stop(_ request: Request, _ rawId: String) throws -> Response {
-        let q = try QueryParameters(request.uri.query, allowed: ["feed", "time", "limit"])
+        let q = try QueryParameters(request.uri.query, allowed: APIParameters.departures.map(\.name))
         let s = try served()
         let id = rawId.removingPercentEncoding ?? rawId
         guard id.count <= QueryParameters.maxValueLength else { throw APIError.badParameter("id", String(id.prefix(40)), "a stop id") }
         let stop: Int32
-        do { stop = try s.planner.resolveStop(try q.feed(), id) } catch let e as PlanError { throw APIError.from(e) }
-        var time = QueryTime.instant(Int64(Date().timeIntervalSince1970))
-        if let t = q["time"] {
-            guard let parsed = QueryTime.parse(t) else {
-                throw APIError.badParameter("time", t, "ISO 8601 such as 2018-06-05T08:30:00 (local time of the feed) or 2018-06-05T15:30:00Z")
-            }
-            time = parsed
-        }
-        let limit = try q.int("limit", 1...50) ?? 10
+        do { stop = try s.planner.resolveStop(try q.feed(APIParameters.stopFeed), id) } catch let e as PlanError { throw APIError.from(e) }
+        let time = try PlanParameters.time(q, APIParameters.departuresTime) ?? .instant(Int64(Date().timeIntervalSince1970))
+        let limit = try q.int(APIParameters.departuresLimit) ?? APIParameters.departuresLimit.integerDefault
         let departures = s.planner.departures(stop: stop, after: time, limit: limit)
         return Self.json(200, ["stop": StopJSON.stop(s, stop, extra: [:]), "departures": departures.map { StopJSON.departure(s, $0) }])
     }
@@ -275,19 +290,23 @@ struct AccessLogAndErrors: RouterMiddleware {
             try Self.checkBody(request, context)
             response = try await next(request, context)
         } catch let e as APIError {
+            if e.status >= 500, let cause = e.cause {
+                logger.error("internal error on \(request.method) \(request.uri.path): \(cause)")
+            }
             response = Self.error(e)
             if e.status == 429, case .number(let s)? = e.details["retryAfterSeconds"] { response.headers[.retryAfter] = String(Int(s)) }
         } catch let e as HTTPError where e.status.code == 404 && request.method != .get && Self.isRoute(request.uri.path) {
-            response = Self.error(APIError(405, "METHOD_NOT_ALLOWED", "This resource answers GET only."))
+            response = Self.error(APIError(.methodNotAllowed, "This resource answers GET only."))
             response.headers[.allow] = "GET"
-        } catch let e as HTTPError {
-            let code = e.status.code == 404 ? "NOT_FOUND" : e.status.code == 405 ? "METHOD_NOT_ALLOWED" : "HTTP_\(e.status.code)"
-            let message = e.status.code == 404 ? "No such resource; see /openapi.json for what this server answers."
-                : e.status.code == 405 ? "This resource answers GET only." : (e.body ?? e.status.reasonPhrase)
-            response = Self.error(APIError(Int(e.status.code), code, message))
+        } catch let e as HTTPError where e.status.code == 404 {
+            response = Self.error(APIError(.notFound, "No such resource; see /openapi.json for what this server answers."))
+        } catch let e as HTTPError where e.status.code == 405 {
+            response = Self.error(APIError(.methodNotAllowed, "This resource answers GET only."))
+        } catch let e as HTTPError where e.status.code < 500 {
+            response = Self.error(APIError(.badRequest, e.body ?? e.status.reasonPhrase))
         } catch {
             logger.error("internal error on \(request.method) \(request.uri.path): \(type(of: error))")
-            response = Self.error(APIError(500, "INTERNAL", "Something went wrong on our side; the request was not answered. Please try again."))
+            response = Self.error(APIError(.internalError, "Something went wrong on our side; the request was not answered. Please try again."))
         }
         if response.status.code == 503 { response.headers[.retryAfter] = "5" }
         let ms = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
@@ -304,7 +323,7 @@ struct AccessLogAndErrors: RouterMiddleware {
         let chunked = request.headers[.transferEncoding] != nil
         guard declared > maxBodyBytes || chunked else { return }
         context.channel.close(mode: .input, promise: nil)
-        throw APIError(413, "BODY_TOO_LARGE",
+        throw APIError(.bodyTooLarge,
                        "This API takes no request body; send the parameters in the query string (a body of at most \(maxBodyBytes) bytes is ignored).",
                        details: ["allowed": .text("at most \(maxBodyBytes) bytes, with a Content-Length")])
     }

@@ -2,16 +2,68 @@ import Foundation
 import PlanJSON
 import Planner
 
-/// An error answered as `{"error": {"code", "message", "details"}}` with its HTTP status.
-/// Messages are plain and say what to do; they never hold a rider's exact place.
+/// Every error code the API answers, each with its HTTP status (README, "Errors"). The
+/// switch has no default: a new code must be given its status here.
+public enum APIErrorCode: String, CaseIterable, Sendable {
+    /// A parameter breaks the document (missing, out of range, not the pattern).
+    case badParameter = "BAD_PARAMETER"
+    case unknownParameter = "UNKNOWN_PARAMETER"
+    /// A request the HTTP layer refused before any route saw it.
+    case badRequest = "BAD_REQUEST"
+    /// The planner's: a `--batch` line that is not a query (not answered by the server).
+    case badQuery = "BAD_QUERY"
+    /// `stop:ID` in several feeds: write `stop:FEED:ID`.
+    case ambiguousStop = "AMBIGUOUS_STOP"
+    case unknownStop = "UNKNOWN_STOP"
+    case unknownFeed = "UNKNOWN_FEED"
+    case notFound = "NOT_FOUND"
+    case methodNotAllowed = "METHOD_NOT_ALLOWED"
+    case bodyTooLarge = "BODY_TOO_LARGE"
+    /// Parameters each allowed by the document but not together (`/v1/stops`: `query`
+    /// or `near`, `radius` only with `near`), or not with the timetable served
+    /// (`maxTransferWalk` beyond its footpaths).
+    case parameterConflict = "PARAMETER_CONFLICT"
+    // The request is fine; there is no itinerary, and why.
+    case outsideCoverage = "OUTSIDE_COVERAGE"
+    case noStopNearby = "NO_STOP_NEARBY"
+    case outsideServicePeriod = "OUTSIDE_SERVICE_PERIOD"
+    case samePlace = "SAME_PLACE"
+    case noConnection = "NO_CONNECTION"
+    case stopWithoutLocation = "STOP_WITHOUT_LOCATION"
+    case rateLimited = "RATE_LIMITED"
+    case notReady = "NOT_READY"
+    case coverageUnavailable = "COVERAGE_UNAVAILABLE"
+    /// Something went wrong on our side; logged.
+    case internalError = "INTERNAL"
+
+    public var status: Int {
+        switch self {
+        case .badParameter, .unknownParameter, .badRequest, .badQuery, .ambiguousStop: 400
+        case .unknownStop, .unknownFeed, .notFound: 404
+        case .methodNotAllowed: 405
+        case .bodyTooLarge: 413
+        case .parameterConflict, .outsideCoverage, .noStopNearby, .outsideServicePeriod, .samePlace, .noConnection,
+             .stopWithoutLocation: 422
+        case .rateLimited: 429
+        case .internalError: 500
+        case .notReady, .coverageUnavailable: 503
+        }
+    }
+}
+
+/// An error answered as `{"error": {"code", "message", "details"}}` with its code's HTTP
+/// status. Messages are plain and say what to do; they never hold a rider's exact place.
+/// `cause` is for the log only (never answered).
 public struct APIError: Error, Sendable {
-    public let status: Int
-    public let code: String
+    public let code: APIErrorCode
     public let message: String
     public let details: [String: PlanDetail]
+    public let cause: String?
 
-    public init(_ status: Int, _ code: String, _ message: String, details: [String: PlanDetail] = [:]) {
-        self.status = status; self.code = code; self.message = message; self.details = details
+    public var status: Int { code.status }
+
+    public init(_ code: APIErrorCode, _ message: String, details: [String: PlanDetail] = [:], cause: String? = nil) {
+        self.code = code; self.message = message; self.details = details; self.cause = cause
     }
 
     /// A bad query parameter: names it, the value (shortened) and what is allowed.
@@ -28,23 +80,34 @@ public struct APIError: Error, Sendable {
         } else {
             message += "is missing: \(allowed)."
         }
-        return APIError(400, "BAD_PARAMETER", message, details: details)
+        return APIError(.badParameter, message, details: details)
     }
 
-    /// The planner's reasons, with the status that fits: a request that is well formed
+    /// The planner's reasons, with their codes' statuses: a request that is well formed
     /// but has no itinerary is 422; a stop that does not exist is 404.
     public static func from(_ e: PlanError) -> APIError {
-        let status: Int
-        switch e.code {
-        case .badParameter, .badQuery, .ambiguousStop: status = 400
-        case .unknownStop: status = 404
-        case .stopWithoutLocation, .samePlace, .outsideCoverage, .noStopNearby, .outsideServicePeriod, .noConnection: status = 422
+        APIError(code(of: e.code), e.message, details: e.details)
+    }
+
+    /// The API's code for each of the planner's reasons (the same words; no default, so a
+    /// new reason must be given its code and status here).
+    static func code(of reason: PlanReason) -> APIErrorCode {
+        switch reason {
+        case .badParameter: .badParameter
+        case .badQuery: .badQuery
+        case .unknownStop: .unknownStop
+        case .ambiguousStop: .ambiguousStop
+        case .stopWithoutLocation: .stopWithoutLocation
+        case .samePlace: .samePlace
+        case .outsideCoverage: .outsideCoverage
+        case .noStopNearby: .noStopNearby
+        case .outsideServicePeriod: .outsideServicePeriod
+        case .noConnection: .noConnection
         }
-        return APIError(status, e.code.rawValue, e.message, details: e.details)
     }
 
     public var json: [String: Any] {
-        var body: [String: Any] = ["code": code, "message": message]
+        var body: [String: Any] = ["code": code.rawValue, "message": message]
         body["details"] = details.mapValues(\.json)
         return ["error": body]
     }

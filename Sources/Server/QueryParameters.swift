@@ -1,6 +1,7 @@
 import Foundation
 import Planner
 import Raptor
+import TransitModel
 
 /// A request's query string, decoded (`+` is a space, `%XX` escapes UTF-8), with checks
 /// that name the parameter at fault: unknown names, repeats, lengths.
@@ -16,18 +17,18 @@ public struct QueryParameters: Sendable {
     public init(_ query: String?, allowed: [String]) throws(APIError) {
         guard let query, !query.isEmpty else { return }
         guard query.utf8.count <= Self.maxQueryLength else {
-            throw APIError(400, "BAD_PARAMETER", "The query string is \(query.utf8.count) bytes long; at most \(Self.maxQueryLength) are accepted.",
+            throw APIError(.badParameter, "The query string is \(query.utf8.count) bytes long; at most \(Self.maxQueryLength) are accepted.",
                            details: ["allowed": .text("at most \(Self.maxQueryLength) bytes")])
         }
         for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let decode = Self.percentDecoded
             guard let name = decode(parts[0]) else {
-                throw APIError(400, "BAD_PARAMETER", "A parameter name in the query string is not valid percent-encoded UTF-8.")
+                throw APIError(.badParameter, "A parameter name in the query string is not valid percent-encoded UTF-8.")
             }
             guard allowed.contains(name) else {
                 let shown = name.count > 40 ? String(name.prefix(40)) + "…" : name
-                throw APIError(400, "UNKNOWN_PARAMETER", "The parameter \"\(shown)\" is not known here; known are: \(allowed.joined(separator: ", ")).",
+                throw APIError(.unknownParameter, "The parameter \"\(shown)\" is not known here; known are: \(allowed.joined(separator: ", ")).",
                                details: ["parameter": .text(shown), "allowed": .list(allowed.map { .text($0) })])
             }
             guard let value = parts.count > 1 ? decode(parts[1]) : "" else {
@@ -36,7 +37,7 @@ public struct QueryParameters: Sendable {
             // A rider's place is never repeated back, not even in these two (fuzz-query found them).
             let hidden = Self.places.contains(name)
             guard values[name] == nil else { throw APIError.badParameter(name, value, "one value only (it is given twice)", private: hidden) }
-            guard value.count <= Self.maxValueLength else {
+            guard value.unicodeScalars.count <= Self.maxValueLength else {
                 throw APIError.badParameter(name, String(value.prefix(40)), "at most \(Self.maxValueLength) characters", private: hidden)
             }
             values[name] = value
@@ -72,46 +73,72 @@ public struct QueryParameters: Sendable {
         return String(validating: bytes, as: UTF8.self)
     }
 
-    /// `feed`: a feed id (not empty), or nil when not given.
-    public func feed() throws(APIError) -> String? {
-        guard let f = values["feed"] else { return nil }
-        guard !f.isEmpty, f.count <= 63 else { throw APIError.badParameter("feed", f, "a feed id (see /v1/health)") }
-        return f
+    /// A text parameter's value when given: checked against its declared pattern and
+    /// length, so that the server accepts exactly what the document says.
+    public func text(_ spec: ParameterSpec, private hidden: Bool = false) throws(APIError) -> String? {
+        guard let v = values[spec.name] else { return nil }
+        guard case .text(let minLength, let maxLength, let pattern) = spec.kind else { preconditionFailure("\(spec.name) is not text") }
+        let length = v.unicodeScalars.count
+        guard length >= minLength, length <= maxLength, pattern.map({ Self.matches(v, $0) }) ?? true else {
+            throw APIError.badParameter(spec.name, v, spec.allowed, private: hidden)
+        }
+        return v
     }
 
-    public func bool(_ name: String) throws(APIError) -> Bool? {
-        guard let v = values[name] else { return nil }
+    /// Whole-string match with ICU (`NSRegularExpression`), each pattern compiled once.
+    public static func matches(_ value: String, _ pattern: String) -> Bool {
+        guard let regex = compiled[pattern] else { preconditionFailure("pattern not declared: \(pattern)") }
+        let whole = NSRange(value.startIndex..., in: value)
+        return regex.firstMatch(in: value, options: [.anchored], range: whole)?.range == whole
+    }
+
+    static let compiled: [String: NSRegularExpression] = {
+        var out: [String: NSRegularExpression] = [:]
+        for spec in APIParameters.all {
+            guard case .text(_, _, let pattern?) = spec.kind, out[pattern] == nil else { continue }
+            do { out[pattern] = try NSRegularExpression(pattern: pattern) } catch { preconditionFailure("\(spec.name)'s pattern: \(error)") }
+        }
+        return out
+    }()
+
+    /// `feed`: a feed id, or nil when not given.
+    public func feed(_ spec: ParameterSpec = APIParameters.planFeed) throws(APIError) -> String? {
+        try text(spec)
+    }
+
+    public func bool(_ spec: ParameterSpec) throws(APIError) -> Bool? {
+        guard let v = values[spec.name] else { return nil }
         switch v.lowercased() {
         case "true", "1", "yes", "": return true
         case "false", "0", "no": return false
-        default: throw APIError.badParameter(name, v, "true or false")
+        default: throw APIError.badParameter(spec.name, v, spec.allowed)
         }
     }
 
-    public func int(_ name: String, _ range: ClosedRange<Int>, unit: String = "") throws(APIError) -> Int? {
-        guard let v = values[name] else { return nil }
-        guard let i = Int(v.trimmingCharacters(in: .whitespaces)), range.contains(i) else {
-            throw APIError.badParameter(name, v, "a whole number from \(range.lowerBound) to \(range.upperBound)\(unit)")
+    public func int(_ spec: ParameterSpec) throws(APIError) -> Int? {
+        guard let v = values[spec.name] else { return nil }
+        guard let i = Int(v.trimmingCharacters(in: .whitespaces)), spec.integerRange.contains(i) else {
+            throw APIError.badParameter(spec.name, v, spec.allowed)
         }
         return i
     }
 
-    public func double(_ name: String, _ range: ClosedRange<Double>, unit: String = "") throws(APIError) -> Double? {
-        guard let v = values[name] else { return nil }
-        guard let d = Double(v.trimmingCharacters(in: .whitespaces)), d.isFinite, range.contains(d) else {
-            throw APIError.badParameter(name, v, "a number from \(Self.plain(range.lowerBound)) to \(Self.plain(range.upperBound))\(unit)")
+    public func double(_ spec: ParameterSpec) throws(APIError) -> Double? {
+        guard let v = values[spec.name] else { return nil }
+        guard let d = Double(v.trimmingCharacters(in: .whitespaces)), d.isFinite, spec.numberRange.contains(d) else {
+            throw APIError.badParameter(spec.name, v, spec.allowed)
         }
         return d
     }
 
-    static func plain(_ d: Double) -> String { d == d.rounded() ? String(Int(d)) : String(d) }
+    static func plain(_ d: Double) -> String { ParameterSpec.plain(d) }
 
-    /// `lat,lon` with both in range.
-    public func coordinate(_ name: String, hidden: Bool = true) throws(APIError) -> (latitude: Double, longitude: Double)? {
-        guard let v = values[name] else { return nil }
+    /// `lat,lon` with both in range (a place: never repeated in an error).
+    public func coordinate(_ spec: ParameterSpec) throws(APIError) -> (latitude: Double, longitude: Double)? {
+        guard let v = try text(spec, private: true) else { return nil }
         let parts = v.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
         guard parts.count == 2, let lat = parts[0], let lon = parts[1], abs(lat) <= 90, abs(lon) <= 180 else {
-            throw APIError.badParameter(name, v, "lat,lon in degrees, e.g. 37.8044,-122.2712", private: hidden)
+            throw APIError.badParameter(spec.name, v, spec.allowed, private: true)
         }
         return (lat, lon)
     }
@@ -119,49 +146,48 @@ public struct QueryParameters: Sendable {
 
 /// `/v1/plan`'s parameters, read into a plan query.
 public enum PlanParameters {
-    /// Every parameter `/v1/plan` takes: the request's own, then the routing model's by
-    /// their names in the model.
-    public static let names = ["from", "to", "feed", "time", "arriveBy", "window", "numItineraries", "modes", "wheelchair"]
-        + RoutingParameters.names
-    /// Minutes; the server's limit (the command line allows a day).
-    public static let maxWindow = 180
+    /// Every parameter `/v1/plan` takes (`APIParameters.plan`).
+    public static let names = APIParameters.plan.map(\.name)
 
     public static func query(_ q: QueryParameters, now: Int64) throws(APIError) -> (PlanQuery, numItineraries: Int) {
-        let feed = try q.feed()
-        func place(_ name: String) throws(APIError) -> Place {
-            guard let v = q[name] else { throw APIError.badParameter(name, nil, "lat,lon or stop:ID") }
-            guard var p = Place.parse(v) else {
-                throw APIError.badParameter(name, v, "lat,lon (e.g. 37.8044,-122.2712) or stop:ID (e.g. stop:12TH)", private: true)
-            }
+        let feed = try q.feed(APIParameters.planFeed)
+        func place(_ spec: ParameterSpec) throws(APIError) -> Place {
+            guard let v = try q.text(spec, private: true) else { throw APIError.badParameter(spec.name, nil, "lat,lon or stop:ID") }
+            guard var p = Place.parse(v) else { throw APIError.badParameter(spec.name, v, spec.allowed, private: true) }
             if case .stop(nil, let id) = p, let feed { p = .stop(feed: feed, id: id) }
             return p
         }
-        let from = try place("from"), to = try place("to")
-        var time = QueryTime.instant(now)
-        if let t = q["time"] {
-            guard let parsed = QueryTime.parse(t) else {
-                throw APIError.badParameter("time", t, "ISO 8601 such as 2018-06-05T08:30:00 (local time of the feed) or 2018-06-05T15:30:00Z")
-            }
-            time = parsed
-        }
+        let from = try place(APIParameters.from), to = try place(APIParameters.to)
+        let time = try Self.time(q, APIParameters.planTime) ?? .instant(now)
         var p = RoutingParameters()
-        if let v = try q.double("walkSpeed", 0.1...10, unit: " m/s") { p.walkSpeed = v }
-        if let v = try q.double("walkDetourFactor", 1...3) { p.walkDetourFactor = v }
-        if let v = try q.double("maxAccessWalk", 0...5000, unit: " m") { p.maxAccessWalk = v }
-        if let v = try q.double("maxTransferWalk", 0...5000, unit: " m") { p.maxTransferWalk = v }
-        if let v = try q.double("maxDirectWalk", 0...20_000, unit: " m") { p.maxDirectWalk = v }
-        if let v = try q.int("transferSlack", 0...3600, unit: " s") { p.transferSlack = v }
-        if let v = try q.int("maxTransfers", 0...12) { p.maxTransfers = v }
-        let window = try q.int("window", 0...maxWindow, unit: " minutes")
-        let n = try q.int("numItineraries", 1...JourneyPlanner.maxItineraries) ?? JourneyPlanner.defaultItineraries
+        let model = RoutingParameters.Spec.self
+        if let v = try q.double(model.walkSpeed) { p.walkSpeed = v }
+        if let v = try q.double(model.walkDetourFactor) { p.walkDetourFactor = v }
+        if let v = try q.double(model.maxAccessWalk) { p.maxAccessWalk = v }
+        if let v = try q.double(model.maxTransferWalk) { p.maxTransferWalk = v }
+        if let v = try q.double(model.maxDirectWalk) { p.maxDirectWalk = v }
+        if let v = try q.int(model.transferSlack) { p.transferSlack = v }
+        if let v = try q.int(model.maxTransfers) { p.maxTransfers = v }
+        let window = try q.int(PlanRequestParameters.window)
+        let n = try q.int(PlanRequestParameters.numItineraries) ?? PlanRequestParameters.numItineraries.integerDefault
         var modes: ModeFilter?
         if let m = q["modes"] {
+            // The parser's message names the item at fault; the pattern then refuses the
+            // rest of what the document does not allow.
             do { modes = try ModeFilter.parse(m) } catch {
                 throw APIError.badParameter("modes", m, error.message)
             }
+            _ = try q.text(APIParameters.modes)
         }
-        let query = PlanQuery(from: from, to: to, time: time, arriveBy: try q.bool("arriveBy") ?? false, parameters: p,
-                              window: window.map { $0 * 60 }, modes: modes, wheelchair: try q.bool("wheelchair") ?? false)
+        let query = PlanQuery(from: from, to: to, time: time, arriveBy: try q.bool(APIParameters.arriveBy) ?? false, parameters: p,
+                              window: window.map { $0 * 60 }, modes: modes, wheelchair: try q.bool(APIParameters.wheelchair) ?? false)
         return (query, n)
+    }
+
+    /// A time parameter (`time` of a plan or of departures), or nil when not given.
+    public static func time(_ q: QueryParameters, _ spec: ParameterSpec) throws(APIError) -> QueryTime? {
+        guard let t = try q.text(spec) else { return nil }
+        guard let parsed = QueryTime.parse(t) else { throw APIError.badParameter(spec.name, t, spec.allowed) }
+        return parsed
     }
 }

@@ -13,13 +13,13 @@ import TransitStore
 
 /// The routing model's parameters as command-line options.
 struct ModelOptions: ParsableArguments {
-    @Option(help: "Walking speed in meters per second (default 1.33).") var walkSpeed: Double?
-    @Option(help: "Walked distance / beeline distance (default 1.3).") var walkDetourFactor: Double?
-    @Option(help: "Largest walk to the first and from the last stop, meters (default 1000).") var maxAccessWalk: Double?
-    @Option(help: "Largest walk between two stops, meters (default 500).") var maxTransferWalk: Double?
-    @Option(help: "Largest walk-only trip, meters (default 2000).") var maxDirectWalk: Double?
-    @Option(help: "Seconds added to every change (default 120).") var transferSlack: Int?
-    @Option(help: "Most changes between vehicles (default 6).") var maxTransfers: Int?
+    @Option(help: ArgumentHelp(RoutingParameters.Spec.walkSpeed.help)) var walkSpeed: Double?
+    @Option(help: ArgumentHelp(RoutingParameters.Spec.walkDetourFactor.help)) var walkDetourFactor: Double?
+    @Option(help: ArgumentHelp(RoutingParameters.Spec.maxAccessWalk.help)) var maxAccessWalk: Double?
+    @Option(help: ArgumentHelp(RoutingParameters.Spec.maxTransferWalk.help)) var maxTransferWalk: Double?
+    @Option(help: ArgumentHelp(RoutingParameters.Spec.maxDirectWalk.help)) var maxDirectWalk: Double?
+    @Option(help: ArgumentHelp(RoutingParameters.Spec.transferSlack.help)) var transferSlack: Int?
+    @Option(help: ArgumentHelp(RoutingParameters.Spec.maxTransfers.help)) var maxTransfers: Int?
 
     var parameters: RoutingParameters {
         var p = RoutingParameters()
@@ -112,9 +112,9 @@ struct PlanCommand: ParsableCommand {
     @Argument(help: "To: a stop name, lat,lon or stop:ID.") var to: String?
     @Option(name: .customLong("at"), help: ArgumentHelp("Leave at this time (default: now).", valueName: "time")) var at: String?
     @Option(name: .customLong("arrive-by"), help: ArgumentHelp("Arrive by this time instead.", valueName: "time")) var arriveBy: String?
-    @Option(help: "Also offer departures this many minutes after the time (arrive-by: arrivals before it); 0 for none (default 60).")
-    var window: Int?
-    @Option(name: .customLong("num"), help: "At most this many itineraries (1 to 20, default 5).") var numItineraries = JourneyPlanner.defaultItineraries
+    @Option(help: ArgumentHelp(PlanRequestParameters.window.help)) var window: Int?
+    @Option(name: .customLong("num"), help: ArgumentHelp(PlanRequestParameters.numItineraries.help))
+    var numItineraries = PlanRequestParameters.numItineraries.integerDefault
     @Option(help: "Only these transit modes (e.g. TRAM,SUBWAY), or all but these (--modes=-BUS).") var modes: String?
     @Flag(help: "Only stops and trips marked wheelchair accessible.") var wheelchair = false
     @Option(name: .customLong("option"), help: ArgumentHelp("Show the steps of alternative N (default: the first, the earliest arrival).", valueName: "n"))
@@ -137,11 +137,13 @@ struct PlanCommand: ParsableCommand {
         if (from == nil) != (to == nil) { throw ValidationError("give both places, FROM and TO (or none, to pick a recent trip)") }
         if again && from != nil { throw ValidationError("--again repeats the last trip: give no places with it") }
         if let modes { do { _ = try ModeFilter.parse(modes) } catch { throw ValidationError(error.message) } }
-        if !(1...JourneyPlanner.maxItineraries).contains(numItineraries) {
-            throw ValidationError("--num \(numItineraries): allowed are 1 to \(JourneyPlanner.maxItineraries)")
+        if !PlanRequestParameters.numItineraries.integerRange.contains(numItineraries) {
+            throw ValidationError("--num \(numItineraries): allowed are \(PlanRequestParameters.numItineraries.rangeWords!)")
         }
         if let option, option < 1 { throw ValidationError("--option \(option): the alternatives are numbered from 1") }
-        if let window, !(0...1440).contains(window) { throw ValidationError("--window \(window): allowed are 0 to 1440 minutes") }
+        if let window, !PlanRequestParameters.window.integerRange.contains(window) {
+            throw ValidationError("--window \(window): allowed are \(PlanRequestParameters.window.rangeWords!)")
+        }
         if let server, URL(string: server)?.host == nil { throw ValidationError("--server \(server) is not a URL such as http://127.0.0.1:8080") }
         if server != nil && !(source.gtfs.isEmpty && source.feeds.isEmpty && source.places.isEmpty) {
             throw ValidationError("--server asks that server about the feeds it serves: leave out --gtfs, --feed and --place")
@@ -315,12 +317,12 @@ enum PlanBatch {
         if let v = q.maxDirectWalk { p.maxDirectWalk = v }
         if let v = q.transferSlack { p.transferSlack = v }
         if let v = q.maxTransfers { p.maxTransfers = v }
-        if let w = q.window, !(0...1440).contains(w) {
-            throw PlanError(.badParameter, "window is \(w) min: allowed are 0 to 1440 minutes", details: ["parameter": .text("window")])
+        if let w = q.window, !PlanRequestParameters.window.integerRange.contains(w) {
+            throw PlanError(.badParameter, "window is \(w) min: allowed are \(PlanRequestParameters.window.rangeWords!)", details: ["parameter": .text("window")])
         }
         let modes = try q.modes.map { m throws(PlanError) in try ModeFilter.parse(m) }
         return (PlanQuery(from: from, to: to, time: time, arriveBy: q.arriveBy ?? false, parameters: p, window: q.window.map { $0 * 60 },
                           modes: modes, wheelchair: q.wheelchair ?? false),
-                q.numItineraries ?? JourneyPlanner.defaultItineraries)
+                q.numItineraries ?? PlanRequestParameters.numItineraries.integerDefault)
     }
 }

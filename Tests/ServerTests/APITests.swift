@@ -114,6 +114,9 @@ struct APITests {
                 ("/v1/plan?from=somewhere&to=stop:SFIA", "GET", 400, "BAD_PARAMETER", "from"),
                 ("/v1/plan?from=91,0&to=stop:SFIA", "GET", 400, "BAD_PARAMETER", "from"),
                 ("/v1/plan?from=stop:12TH&to=stop:SFIA&time=tomorrow", "GET", 400, "BAD_PARAMETER", "time"),
+                ("/v1/plan?from=stop:12TH&to=stop:SFIA&time=0000-00-00T00:00", "GET", 400, "BAD_PARAMETER", "time"),
+                ("/v1/plan?from=stop:12TH&to=stop:SFIA&window=181", "GET", 400, "BAD_PARAMETER", "window"),
+                ("/v1/plan?from=stop:12TH&to=stop:SFIA&time=2018-06-05T08:30:00&maxTransferWalk=4000", "GET", 422, "PARAMETER_CONFLICT", "maxTransferWalk"),
                 ("/v1/plan?from=stop:12TH&to=stop:SFIA&numItineraries=0", "GET", 400, "BAD_PARAMETER", "numItineraries"),
                 ("/v1/plan?from=stop:12TH&to=stop:SFIA&numItineraries=21", "GET", 400, "BAD_PARAMETER", "numItineraries"),
                 ("/v1/plan?from=stop:12TH&to=stop:SFIA&window=100000", "GET", 400, "BAD_PARAMETER", "window"),
@@ -133,12 +136,16 @@ struct APITests {
                 ("/v1/plan?from=stop:12TH&to=stop:SFIA&time=2018-06-05T08:30:00&modes=FERRY", "GET", 422, "NO_CONNECTION", nil),
                 ("/v1/coverage/nope.geojson", "GET", 404, "UNKNOWN_FEED", nil),
                 ("/v1/coverage?x=1", "GET", 400, "UNKNOWN_PARAMETER", "x"),
-                ("/v1/stops", "GET", 400, "BAD_PARAMETER", "query"),
-                ("/v1/stops?query=powell&near=37.8,-122.27", "GET", 400, "BAD_PARAMETER", "near"),
+                ("/v1/stops", "GET", 422, "PARAMETER_CONFLICT", "query"),
+                ("/v1/stops?query=powell&near=37.8,-122.27", "GET", 422, "PARAMETER_CONFLICT", "near"),
+                ("/v1/stops?query=powell&radius=100", "GET", 422, "PARAMETER_CONFLICT", "radius"),
+                ("/v1/stops?query=%20%09", "GET", 400, "BAD_PARAMETER", "query"),
                 ("/v1/stops?near=1000,1000", "GET", 400, "BAD_PARAMETER", "near"),
                 ("/v1/stops?near=37.8,-122.27&radius=1e9", "GET", 400, "BAD_PARAMETER", "radius"),
                 ("/v1/stops?query=powell&limit=5000", "GET", 400, "BAD_PARAMETER", "limit"),
-                ("/v1/stops?query=powell&feed=nope", "GET", 400, "BAD_PARAMETER", "feed"),
+                ("/v1/stops?query=powell&feed=nope", "GET", 404, "UNKNOWN_FEED", nil),
+                ("/v1/stops?query=powell&feed=0", "GET", 404, "UNKNOWN_FEED", nil),
+                ("/v1/stops?query=powell&feed=no%20pe", "GET", 400, "BAD_PARAMETER", "feed"),
                 ("/v1/stops/NOPE", "GET", 404, "UNKNOWN_STOP", nil),
                 ("/v1/stops/12TH?time=soon", "GET", 400, "BAD_PARAMETER", "time"),
                 ("/v1/nothing-here", "GET", 404, "NOT_FOUND", nil),
@@ -152,7 +159,7 @@ struct APITests {
                 let message = ((r.json?["error"] as? [String: Any])?["message"] as? String) ?? ""
                 #expect(!message.isEmpty, "\(at): a plain message")
                 if let p = c.parameter { #expect(r.errorDetails?["parameter"] as? String == p, "\(at): names \(p): \(r.text.prefix(300))") }
-                if c.status == 400 && c.parameter != nil && c.code == "BAD_PARAMETER" {
+                if c.parameter != nil && (c.code == "BAD_PARAMETER" || c.code == "PARAMETER_CONFLICT") {
                     #expect(r.errorDetails?["allowed"] != nil, "\(at): says what is allowed")
                 }
                 if c.method == "GET" && c.path.hasPrefix("/v1/") && c.status != 405 && !c.path.hasPrefix("/v1/nothing") {

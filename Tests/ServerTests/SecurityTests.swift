@@ -255,6 +255,9 @@ struct SecurityTests {
             }
             for word in fileWords where text.contains(word) {
                 if file == "Memory.swift" && word == "contentsOfFile" && text.contains("\"/proc/self/statm\"") { continue }
+                // The OpenAPI document: the module's own resource, read once when the API is built.
+                if file == "OpenAPIDocument.swift" && word == "contentsOf:" && text.contains("Bundle.module.url(forResource: \"openapi\", withExtension: \"json\")")
+                    && text.components(separatedBy: "contentsOf:").count == 2 { continue }
                 Issue.record("\(file) uses \(word): no part of the server reads files")
             }
         }

@@ -96,11 +96,15 @@ private final class ReplyBox: @unchecked Sendable {
     var value: Result<ServerProcess.Reply, Error>?
 }
 
-/// The server's own OpenAPI document, as served, for holding its answers to it.
+/// The contract: the committed OpenAPI document (`Sources/Server/Resources/openapi.json`),
+/// which the server must serve byte for byte; its answers are held to the file, not to
+/// whatever it serves.
 func validator(_ server: ServerProcess) throws -> OpenAPIValidator {
+    let committed = try Data(contentsOf: URL(fileURLWithPath: OpenAPIDocumentTests.committedPath))
     let doc = try server.request("/openapi.json")
     #expect(doc.status == 200)
-    return try OpenAPIValidator(document: doc.body)
+    #expect(doc.body == committed, "the server serves a document other than the committed openapi.json")
+    return try OpenAPIValidator(document: committed)
 }
 
 /// Checks a reply against the document: path, status, content type and body schema.

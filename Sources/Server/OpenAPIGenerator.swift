@@ -1,0 +1,234 @@
+import Foundation
+import Planner
+import Raptor
+import TransitModel
+
+/// The API's OpenAPI 3.1 document, made from the parameters' declarations
+/// (`APIParameters`, `PlanRequestParameters`, `RoutingParameters.Spec`) and the response
+/// schemas below. The committed copy is `Sources/Server/Resources/openapi.json`, which the
+/// server serves; regenerate it with
+///
+///     swift run transit openapi > Sources/Server/Resources/openapi.json
+///
+/// (`OpenAPIDocumentTests` fails while the two differ).
+public enum OpenAPIGenerator {
+    /// The document's text, ending in a newline.
+    public static func document() -> String { json().rendered() + "\n" }
+
+    public static let regenerate = "swift run transit openapi > Sources/Server/Resources/openapi.json"
+
+    // MARK: Parameters, from their declarations
+
+    static func schema(_ spec: ParameterSpec) -> OpenAPIJSON {
+        switch spec.kind {
+        case .integer(let r, _): return ["type": "integer", "minimum": .integer(r.lowerBound), "maximum": .integer(r.upperBound)]
+        case .number(let r, _): return ["type": "number", "minimum": .number(r.lowerBound), "maximum": .number(r.upperBound)]
+        case .boolean: return ["type": "boolean"]
+        case .text(let minLength, let maxLength, let pattern):
+            var s: OpenAPIJSON = ["type": "string", "minLength": .integer(minLength), "maxLength": .integer(maxLength)]
+            if let pattern { s = s.merging(["pattern": .string(pattern)]) }
+            return s
+        }
+    }
+
+    static func parameter(_ spec: ParameterSpec, in place: String = "query", prefix: String = "") -> OpenAPIJSON {
+        var description = "\(prefix)\(spec.description)."
+        if let d = spec.defaultText { description += " Default: \(d)." }
+        return ["name": .string(spec.name), "in": .string(place), "required": .bool(spec.required || place == "path"),
+                "description": .string(description), "schema": schema(spec)]
+    }
+
+    static func planParameters() -> [OpenAPIJSON] {
+        let model = Set(RoutingParameters.names)
+        return APIParameters.plan.map { parameter($0, prefix: model.contains($0.name) ? "Routing model: " : "") }
+    }
+
+    // MARK: Schemas
+
+    static let modes: OpenAPIJSON = .array(LegMode.allCases.map { .string($0.rawValue) })
+    static func ref(_ name: String) -> OpenAPIJSON { ["$ref": .string("#/components/schemas/\(name)")] }
+    static func error(_ description: String) -> OpenAPIJSON {
+        ["description": .string(description), "content": ["application/json": ["schema": ref("Error")]]]
+    }
+    static let iso: OpenAPIJSON = ["type": "string", "pattern": #"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(Z|[+-]\d{2}:\d{2})$"#]
+    static let date: OpenAPIJSON = ["type": "string", "pattern": #"^\d{4}-\d{2}-\d{2}$"#]
+    static let num: OpenAPIJSON = ["type": "number"]
+    static let integer: OpenAPIJSON = ["type": "integer"]
+    static let string: OpenAPIJSON = ["type": "string"]
+    static let boolean: OpenAPIJSON = ["type": "boolean"]
+
+    static func object(_ required: [String], _ properties: OpenAPIJSON, additional: Bool = true) -> OpenAPIJSON {
+        var o: OpenAPIJSON = ["type": "object", "required": .array(required.map { .string($0) }), "properties": properties]
+        if !additional { o = o.merging(["additionalProperties": false]) }
+        return o
+    }
+    static func array(_ items: OpenAPIJSON) -> OpenAPIJSON { ["type": "array", "items": items] }
+
+    static func schemas() -> OpenAPIJSON {
+        let place = object(["name", "lat", "lon"], [
+            "name": string, "lat": num, "lon": num, "stopId": string, "feed": string, "platformCode": string])
+        let leg = object(["mode", "from", "to", "departure", "arrival", "durationSeconds", "distanceMeters", "instruction"], [
+            "mode": ["enum": modes], "from": ref("ItineraryPlace"), "to": ref("ItineraryPlace"),
+            "departure": iso, "arrival": iso, "durationSeconds": integer, "distanceMeters": num, "instruction": string,
+            "change": boolean, "waitSeconds": integer,
+            "agency": string, "routeId": string, "route": string, "routeShortName": string, "routeLongName": string,
+            "routeColor": string, "routeTextColor": string, "headsign": string, "trip": string, "serviceDate": date,
+            "geometrySource": ["enum": ["shape", "stops"]], "shapeId": string,
+            "intermediateStops": array(["allOf": [ref("ItineraryPlace"), object(["arrival", "departure"], ["arrival": iso, "departure": iso])]]),
+        ])
+        let position: OpenAPIJSON = ["type": "array", "items": num, "minItems": 2, "maxItems": 3]
+        let geometry: OpenAPIJSON = ["oneOf": [
+            object(["type", "coordinates"], ["type": ["const": "Point"], "coordinates": position]),
+            object(["type", "coordinates"], ["type": ["const": "LineString"], "coordinates": array(position)]),
+            object(["type", "coordinates"], ["type": ["const": "MultiPolygon"],
+                                             "coordinates": array(array(["type": "array", "items": position, "minItems": 4]))]),
+        ]]
+        let featureCollection = object(["type", "features"], [
+            "type": ["const": "FeatureCollection"],
+            "features": array(object(["type", "geometry", "properties"], [
+                "type": ["const": "Feature"], "geometry": geometry, "properties": ["type": "object"]]))])
+        let summary = object(["departure", "arrival", "durationSeconds", "walkMeters", "walkSeconds", "rides", "changes", "waitingSeconds", "modes"], [
+            "departure": iso, "arrival": iso, "durationSeconds": integer, "walkMeters": num, "walkSeconds": integer,
+            "rides": integer, "changes": integer, "waitingSeconds": integer, "modes": array(["enum": modes])])
+        let itinerary = object(["labels", "recommended", "departure", "arrival", "durationSeconds", "rides", "summary", "legs", "map"], [
+            "labels": array(string), "recommended": boolean,
+            "departure": iso, "arrival": iso, "durationSeconds": integer, "rides": integer,
+            "summary": ref("Summary"), "legs": ["type": "array", "minItems": 1, "items": ref("Leg")], "map": ref("FeatureCollection")])
+        let notice = object(["code", "message"], ["code": string, "message": string])
+        let latLon = object(["lat", "lon"], ["lat": num, "lon": num])
+        // The answer's own copy of the model's parameters: a number per declared name.
+        var parameters: [(key: String, value: OpenAPIJSON)] = []
+        for spec in RoutingParameters.Spec.all {
+            if case .integer = spec.kind { parameters.append((spec.name, integer)) } else { parameters.append((spec.name, num)) }
+        }
+        let planAnswer = object(["itineraries", "recommended", "notices", "query", "feeds"], [
+            "itineraries": ["type": "array", "items": ref("Itinerary"), "minItems": 1],
+            "recommended": ["type": "integer", "minimum": 0],
+            "notices": array(ref("Notice")),
+            "query": object(["from", "to", "time", "timeZone", "arriveBy", "window", "numItineraries", "wheelchair", "parameters"], [
+                "from": latLon, "to": latLon,
+                "time": iso, "timeZone": string, "arriveBy": boolean, "window": integer,
+                "numItineraries": integer, "wheelchair": boolean,
+                "modes": array(["enum": modes]),
+                "parameters": object(RoutingParameters.names, .object(parameters))]),
+            "error": ["type": "null"],
+            "feeds": array(object(["id", "version"], ["id": string, "version": integer])),
+        ])
+        let error = object(["error"], ["error": object(["code", "message", "details"], [
+            "code": ["enum": .array(APIErrorCode.allCases.map { .string($0.rawValue) })], "message": ["type": "string", "minLength": 1],
+            "details": ["type": "object"]])])
+        let routeRef = object(["id", "mode"], ["id": string, "shortName": string, "longName": string, "mode": ["enum": modes], "color": string])
+        let stop = object(["id", "feed", "name", "lat", "lon", "kind", "routes"], [
+            "id": string, "feed": string, "name": string, "lat": num, "lon": num,
+            "kind": ["enum": ["stop", "station"]], "platformCode": string, "parentStation": string,
+            "routes": array(ref("RouteRef")), "score": num, "distanceMeters": num])
+        let departure = object(["stopId", "route", "trip", "serviceDate", "departure"], [
+            "stopId": string, "platformCode": string, "route": ref("RouteRef"), "headsign": string, "trip": string,
+            "serviceDate": date, "departure": iso])
+        let feedHealth = object(["id", "version", "importedAt", "stops", "routes", "trips", "stopTimes"], [
+            "id": string, "version": integer, "importedAt": string, "feedVersion": string, "firstDate": date, "lastDate": date,
+            "place": string, "stops": integer, "routes": integer, "trips": integer, "stopTimes": integer])
+        let health = object(["status", "uptimeSeconds", "database", "memory", "feeds"], [
+            "status": ["enum": ["ok", "degraded", "loading"]], "uptimeSeconds": num,
+            "database": object(["reachable"], ["reachable": boolean, "checkedAt": string, "problem": string, "reloadProblem": string]),
+            "memory": object(["residentBytes"], ["residentBytes": integer]),
+            "timetable": object(["loadedAt", "loadSeconds", "stops", "routes", "trips", "stopTimes", "coverage"], [
+                "loadedAt": string, "loadSeconds": num, "stops": integer, "routes": integer, "trips": integer,
+                "stopTimes": integer, "coverage": ["enum": ["building", "ready", "failed"]]]),
+            "feeds": array(ref("FeedHealth"))])
+        let regionProperties = object(["feed", "name", "agencies", "modes", "stops", "routes", "trips", "exactAreaKm2", "exportAreaKm2", "exportUrl"], [
+            "feed": string, "name": string, "place": string, "publisher": string,
+            "agencies": array(string), "modes": array(["enum": modes]),
+            "tripsPerMode": array(integer), "firstDate": date, "lastDate": date, "busiestDay": date,
+            "stops": integer, "routes": integer, "trips": integer, "tripsOnBusiestDay": integer, "radiusMeters": num,
+            "exactAreaKm2": num, "exportAreaKm2": num, "exportRatio": num, "polygons": integer, "exportPolygons": integer,
+            "exportPoints": integer, "checksFailed": array(string), "exportUrl": string])
+        let coverage = object(["type", "features", "unions", "notes"], [
+            "type": ["const": "FeatureCollection"],
+            "features": array(object(["type", "id", "geometry", "properties"], [
+                "type": ["const": "Feature"], "id": string,
+                "geometry": object(["type", "coordinates"], ["type": ["const": "MultiPolygon"], "coordinates": ["type": "array"]]),
+                "properties": ref("RegionProperties")])),
+            "unions": array(object(["feeds", "areaKm2", "polygons"], ["feeds": array(string), "areaKm2": num, "polygons": integer])),
+            "notes": array(string)])
+        let export = object(["type", "coordinates"], [
+            "type": ["const": "MultiPolygon"],
+            "coordinates": ["type": "array", "minItems": 1, "maxItems": 20, "items": [
+                "type": "array", "minItems": 1, "maxItems": 1, "items": ["type": "array", "minItems": 4, "items": position]]]],
+            additional: false)
+        return ["Error": error, "PlanAnswer": planAnswer, "Itinerary": itinerary, "Leg": leg, "Summary": summary,
+                "ItineraryPlace": place, "Notice": notice, "FeatureCollection": featureCollection,
+                "Stop": stop, "RouteRef": routeRef, "Departure": departure, "Health": health, "FeedHealth": feedHealth,
+                "Coverage": coverage, "RegionProperties": regionProperties, "Export": export]
+    }
+
+    // MARK: The document
+
+    static func merged(_ first: OpenAPIJSON, _ rest: OpenAPIJSON...) -> OpenAPIJSON { rest.reduce(first) { $0.merging($1) } }
+
+    static func json() -> OpenAPIJSON {
+        let badRequest = error("A parameter is missing or breaks this document (`BAD_PARAMETER`, `UNKNOWN_PARAMETER`; `AMBIGUOUS_STOP`): `details.parameter` names it, `details.allowed` says what is allowed.")
+        let tooLarge = error("`BODY_TOO_LARGE`: the request has a body (chunked, or over 1 KB); this API takes none.")
+        let notReady = error("No timetable is loaded yet (starting, or the database is unreachable); retry after `Retry-After` seconds.")
+        let common: OpenAPIJSON = ["400": badRequest, "413": tooLarge, "503": notReady]
+        // Plans are limited per client address (`transit serve --plan-rate`, `--plan-burst`).
+        let rateLimited = error("`RATE_LIMITED`: this address sent more plan requests than the server's rate allows; "
+                                + "retry after `Retry-After` seconds (`details`: `retryAfterSeconds`, `ratePerSecond`, `burst`).")
+            .merging(["headers": ["Retry-After": ["description": "Seconds until a plan request from this address is accepted again.",
+                                                  "required": true, "schema": ["type": "string", "pattern": "^[0-9]+$"]]]])
+        func answer(_ description: String, _ type: String, _ schema: OpenAPIJSON) -> OpenAPIJSON {
+            ["description": .string(description), "content": .object([(key: type, value: ["schema": schema] as OpenAPIJSON)])]
+        }
+        let plan: OpenAPIJSON = ["get": [
+            "operationId": "plan", "summary": "Plan a trip: itineraries to compare, each with its steps and its map.",
+            "parameters": .array(planParameters()),
+            "responses": merged(["200": answer("Itineraries (the routing model's answers first, then later departures within the window), ordered by departure.",
+                                               "application/json", ref("PlanAnswer"))],
+                                common,
+                                ["404": error("`UNKNOWN_STOP`: a `stop:ID` that no served feed has."),
+                          "422": error("The request is well formed but has no itinerary, and why: `OUTSIDE_COVERAGE`, `NO_STOP_NEARBY`, "
+                                       + "`OUTSIDE_SERVICE_PERIOD`, `SAME_PLACE`, `NO_CONNECTION`, `STOP_WITHOUT_LOCATION`; or "
+                                       + "`PARAMETER_CONFLICT`: `maxTransferWalk` beyond this timetable's footpath radius × `walkDetourFactor`."),
+                          "429": rateLimited])]]
+        let coverage: OpenAPIJSON = ["get": [
+            "operationId": "coverage", "summary": "Where each feed serves: its exact region and what is declared with it.",
+            "responses": merged(["200": answer("One feature per feed.", "application/geo+json", ref("Coverage"))], common)]]
+        let coverageExport: OpenAPIJSON = ["get": [
+            "operationId": "coverageExport", "summary": "A feed's coverage export for phones (Apple's routing-app coverage file rules).",
+            "parameters": [parameter(APIParameters.coverageFeed, in: "path")],
+            "responses": merged(["200": answer("One MultiPolygon, at most 20 polygons without holes, counter-clockwise.", "application/geo+json", ref("Export"))],
+                                common, ["404": error("`UNKNOWN_FEED`: no such feed is served (`details.feeds` lists those that are).")])]]
+        let stops: OpenAPIJSON = ["get": [
+            "operationId": "stops", "summary": "Find stops by name (forgiving case, accents and small typos; best first) or near a place.",
+            "parameters": .array(APIParameters.stops.map { parameter($0) }),
+            "responses": merged(["200": answer("Stops, best match (or nearest) first.", "application/json", object(["stops"], ["stops": array(ref("Stop"))]))],
+                                common,
+                                ["404": error("`UNKNOWN_FEED`: `feed` is not served (`details.feeds` lists those that are)."),
+                          "422": error("`PARAMETER_CONFLICT`: neither `query` nor `near`, both, or `radius` without `near`.")])]]
+        let stop: OpenAPIJSON = ["get": [
+            "operationId": "stop", "summary": "A stop and its next departures (a station: all its platforms).",
+            "parameters": .array([parameter(APIParameters.stopId, in: "path")] + APIParameters.departures.map { parameter($0) }),
+            "responses": merged(["200": answer("The stop and departures within 4 hours, in time order.", "application/json",
+                                               object(["stop", "departures"], ["stop": ref("Stop"), "departures": array(ref("Departure"))]))],
+                                common, ["404": error("`UNKNOWN_STOP`: no stop with this id (in `feed`, when given).")])]]
+        let health: OpenAPIJSON = ["get": [
+            "operationId": "health", "summary": "Feeds loaded (versions, dates, counts), memory, uptime, whether the database is reachable.",
+            "responses": ["200": answer("Serving.", "application/json", ref("Health")), "400": badRequest, "413": tooLarge,
+                          "503": answer("Not serving yet (loading, or no database so far).", "application/json", ref("Health"))]]]
+        let openapi: OpenAPIJSON = ["get": [
+            "operationId": "openapi", "summary": "This document.",
+            "responses": ["200": answer("OpenAPI 3.1.", "application/json", ["type": "object"]), "400": badRequest, "413": tooLarge]]]
+        return [
+            "openapi": "3.1.0",
+            "info": ["title": "transit routing API", "version": "1.0.0",
+                     "description": .string("Trips over public transit, including the walk to the first stop and from the last one, "
+                                            + "on the feeds this server has loaded; where it works (coverage); stops and departures. "
+                                            + "Errors are `{\"error\": {\"code\", \"message\", \"details\"}}`. "
+                                            + "Generated from the parameters' declarations: `\(regenerate)`.")],
+            "servers": [["url": "/"]],
+            "paths": ["/v1/plan": plan, "/v1/coverage": coverage, "/v1/coverage/{feed}.geojson": coverageExport,
+                      "/v1/stops": stops, "/v1/stops/{id}": stop, "/v1/health": health, "/openapi.json": openapi],
+            "components": ["schemas": schemas()],
+        ]
+    }
+}
