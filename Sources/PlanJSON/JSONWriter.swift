@@ -108,6 +108,13 @@ public struct JSONWriter {
         }
     }
 
+    /// `s` as a JSON string, quoted and escaped.
+    public static func quoted(_ s: String) -> String {
+        var out: [UInt8] = []
+        string(s, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
     static func string(_ s: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var s = s

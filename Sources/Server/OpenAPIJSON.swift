@@ -1,3 +1,5 @@
+import PlanJSON
+
 /// JSON with its keys in the order written, for generating the OpenAPI document: the same
 /// declarations always give the same bytes, so the committed file can be compared.
 public indirect enum OpenAPIJSON: Sendable, Equatable, ExpressibleByDictionaryLiteral, ExpressibleByArrayLiteral,
@@ -44,23 +46,6 @@ public indirect enum OpenAPIJSON: Sendable, Equatable, ExpressibleByDictionaryLi
         }
     }
 
-    static func quoted(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{8}": out += "\\b"
-            case "\u{C}": out += "\\f"
-            case _ where u.value < 0x20:
-                let hex = String(u.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out + "\""
-    }
+    /// A JSON string as the API writes every string (`JSONWriter`).
+    static func quoted(_ s: String) -> String { JSONWriter.quoted(s) }
 }
