@@ -1,4 +1,5 @@
 import Raptor
+import TransitModel
 import Testing
 
 /// A03 — a change along a footpath between two distinct stops.
@@ -56,7 +57,7 @@ struct A03_FootpathTests {
         // The transfer leg: from C to D, 390 m walked (300 m × 1.3), ready 414 s after alighting.
         let n = try Self.network(gap: 300, r2Departure: "0:16:54")
         let result = try n.plan("A", "F", at: "0:00")
-        let transfers = result.journeys.flatMap(\.legs).compactMap { leg -> (Int32, Int32, Int64, Int64, Double)? in
+        let transfers = result.journeys.flatMap(\.legs).compactMap { leg -> (StopIndex, StopIndex, Int64, Int64, Double)? in
             if case .transfer(let from, let to, let departure, let ready, let meters) = leg { return (from, to, departure, ready, meters) }
             return nil
         }
