@@ -1,6 +1,5 @@
 import Foundation
 import Geo
-import Planner
 import Raptor
 import Timetable
 import TransitModel

@@ -1,6 +1,5 @@
 import Foundation
 import Geo
-import Planner
 import Timetable
 import TransitModel
 

@@ -252,12 +252,6 @@ public final class Timetable: Sendable {
         TripIndex(raw: routeTripOffsets[r.index] &+ Int32(truncatingIfNeeded: j))
     }
 
-    /// Route `r`'s trips, by departure.
-    @inlinable
-    public func trips(ofRoute r: RouteIndex) -> [TripIndex] {
-        (routeTripOffsets[r.index]..<routeTripOffsets[r.index + 1]).map { TripIndex(raw: $0) }
-    }
-
     /// Boardable stops within `beelineMeters` of `point` (geodesic), nearest first.
     public func stopsNear(_ point: Coordinate, beelineMeters: Double) -> [(stop: StopIndex, meters: Double)] {
         var out: [(stop: StopIndex, meters: Double)] = []
