@@ -42,7 +42,7 @@ public struct CoverageRegion: Sendable {
     public var export: [[Coordinate]]
     public var exportAreaKm2: Double
     /// The served stops (snapshot indexes), for checks and pictures.
-    public var servedStops: [Int32]
+    public var servedStops: [StopIndex]
 
     public var exportRatio: Double { exactAreaKm2 > 0 ? exportAreaKm2 / exactAreaKm2 : 0 }
     public var exportPoints: Int { export.reduce(0) { $0 + $1.count - 1 } }
@@ -74,16 +74,16 @@ public enum CoverageBuilder {
         let served = tt.stopsWithService(routes: routeRuns)
         var out: [CoverageRegion] = []
         for f in 0..<s.feedIds.count {
-            let stops = (0..<tt.stopCount).filter { served[$0] && tt.stopFeed[$0] == Int32(f) && tt.coordinate(ofStop: Int32($0)) != nil }
+            let stops = (0..<tt.stopCount).filter { served[$0] && tt.stopFeed[$0] == FeedIndex(f) && tt.coordinate(ofStop: StopIndex($0)) != nil }
             guard !stops.isEmpty else { continue }
-            out.append(try region(tt, feed: f, stops: stops.map(Int32.init), routeRuns: routeRuns, p))
+            out.append(try region(tt, feed: f, stops: stops.map(StopIndex.init), routeRuns: routeRuns, p))
         }
         return out
     }
 
     /// The exact area around stops and its export: (polygons with holes, km², export
     /// polygons, km²).
-    static func areas(_ tt: Timetable, stops: [Int32], radius: Double) throws
+    static func areas(_ tt: Timetable, stops: [StopIndex], radius: Double) throws
         -> (exact: [[[Coordinate]]], exactKm2: Double, export: [[Coordinate]], exportKm2: Double) {
         let coords = stops.map { tt.coordinate(ofStop: $0)! }
         let projection = try localProjection(coords)
@@ -121,7 +121,7 @@ public enum CoverageBuilder {
         return (a.export, a.exactKm2, a.exportKm2)
     }
 
-    static func region(_ tt: Timetable, feed f: Int, stops: [Int32], routeRuns: [Bool], _ p: RoutingParameters) throws -> CoverageRegion {
+    static func region(_ tt: Timetable, feed f: Int, stops: [StopIndex], routeRuns: [Bool], _ p: RoutingParameters) throws -> CoverageRegion {
         let s = tt.snapshot
         let radius = p.maxAccessWalk / p.walkDetourFactor
         let (exactPolygons, exactKm2, exportPolygons, exportKm2) = try areas(tt, stops: stops, radius: radius)
@@ -129,16 +129,16 @@ public enum CoverageBuilder {
         // Declared facts.
         let agencies = s.agencyNames(feed: f)
         var tripsByMode: [LegMode: Int] = [:]
-        var routes = Set<Int32>()
+        var routes = Set<SourceRouteIndex>()
         var trips = 0
         var perDay = [Int](repeating: 0, count: tt.dayCount)
         var firstDay = Int.max, lastDay = -1
         for r in 0..<tt.routeCount where routeRuns[r] {
             let src = tt.routeSourceRoute[r]
-            guard s.routes[Int(src)].feed == Int32(f) else { continue }
+            guard s.routes[src.index].feed == Int32(f) else { continue }
             routes.insert(src)
             let n = Int(tt.routeTripOffsets[r + 1] - tt.routeTripOffsets[r])
-            tripsByMode[LegMode(routeType: Int(s.routes[Int(src)].type)), default: 0] += n
+            tripsByMode[LegMode(routeType: Int(s.routes[src.index].type)), default: 0] += n
             trips += n
             for day in 0..<tt.dayCount where tt.serviceRuns(tt.routeService[r], day: day) {
                 perDay[day] += n

@@ -51,7 +51,7 @@ public struct CoverageReport: Sendable {
             let median = nearest.sorted()[nearest.count / 2]
             let limit = max(isolatedMeters, isolatedFactor * median)
             for (s, d) in zip(r.servedStops, nearest) where d > limit {
-                let stop = tt.snapshot.stops[Int(s)]
+                let stop = tt.snapshot.stops[s.index]
                 notes.append("\(r.feedId): stop \(stop.stopId) (\(stop.name)) is \(Words.distance(d)) from any other stop "
                              + "with service (the median is \(Words.distance(median)))")
             }

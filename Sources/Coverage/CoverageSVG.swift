@@ -44,13 +44,13 @@ public enum CoverageSVG {
         // distinct shape (or stop sequence where there is no shape) once.
         let s = tt.snapshot
         let feeds = Set(regions.compactMap { r in s.feedIds.firstIndex(of: r.feedId).map(Int32.init) })
-        var served = Set<Int32>()
+        var served = Set<StopIndex>()
         for r in regions { served.formUnion(r.servedStops) }
         var lines: [(color: String?, points: [Coordinate])] = []
         for (r, points) in distinctLines(tt, where: { r, stops in
-            feeds.contains(s.routes[Int(tt.routeSourceRoute[r])].feed) && stops.contains(where: served.contains)
+            feeds.contains(s.routes[tt.routeSourceRoute[r].index].feed) && stops.contains(where: served.contains)
         }) where points.count >= 2 {
-            lines.append((color(s.routes[Int(tt.routeSourceRoute[r])].color), points))
+            lines.append((color(s.routes[tt.routeSourceRoute[r].index].color), points))
         }
         // Route points near the regions widen the view (a line between two far stations
         // may leave the discs); strays beyond that are clipped.
@@ -244,17 +244,17 @@ public enum CoverageSVG {
     /// The line of each route that `include` takes (given the route and its stops): its
     /// first trip's shape, else the line through its stops; a shape or a stop sequence
     /// shared by several routes comes once, with the first of them.
-    public static func distinctLines(_ tt: Timetable, where include: (Int, [Int32]) -> Bool) -> [(route: Int, points: [Coordinate])] {
+    public static func distinctLines(_ tt: Timetable, where include: (Int, [StopIndex]) -> Bool) -> [(route: Int, points: [Coordinate])] {
         var out: [(route: Int, points: [Coordinate])] = []
-        var seenShapes = Set<Int32>(), seenSequences = Set<[Int32]>()
+        var seenShapes = Set<ShapeIndex>(), seenSequences = Set<[StopIndex]>()
         for r in 0..<tt.routeCount {
-            let stops = Array(tt.routeStops[Int(tt.routeStopOffsets[r])..<Int(tt.routeStopOffsets[r + 1])])
+            let stops = Array(tt.stops(onRoute: RouteIndex(r)))
             guard include(r, stops) else { continue }
             let firstTrip = Int(tt.routeTripOffsets[r])
-            let shape = firstTrip < Int(tt.routeTripOffsets[r + 1]) ? tt.tripShape[firstTrip] : -1
-            if shape >= 0 && Int(shape) < tt.shapes.count && tt.shapes.points(Int(shape)).count >= 2 {
+            let shape = firstTrip < Int(tt.routeTripOffsets[r + 1]) ? tt.shape(ofTrip: TripIndex(firstTrip)) : nil
+            if let shape, shape.index < tt.shapes.count && tt.shapes.points(shape).count >= 2 {
                 guard seenShapes.insert(shape).inserted else { continue }
-                out.append((r, tt.shapes.points(Int(shape)).map { tt.shapes.coordinate($0) }.filter(\.isPlausible)))
+                out.append((r, tt.shapes.points(shape).map { tt.shapes.coordinate($0) }.filter(\.isPlausible)))
             } else {
                 guard seenSequences.insert(stops).inserted else { continue }
                 out.append((r, stops.compactMap { tt.coordinate(ofStop: $0) }.filter(\.isPlausible)))

@@ -63,7 +63,7 @@ public enum ItinerarySVG {
         legs.forEach { $0.points.forEach(include) }
         pins.forEach { include($0.at) }
         if !minLat.isFinite, let tt = network {
-            for s in 0..<tt.stopCount { if let c = tt.coordinate(ofStop: Int32(s)), c.isPlausible { include(c) } }
+            for s in 0..<tt.stopCount { if let c = tt.coordinate(ofStop: StopIndex(s)), c.isPlausible { include(c) } }
         }
         if !minLat.isFinite { minLat = 0; maxLat = 0; minLon = 0; maxLon = 0 }
 
@@ -157,7 +157,7 @@ public enum ItinerarySVG {
             out += "</g>\n"
             out += "<g id=\"network-stops\" fill=\"\(networkStopColor)\">\n"
             for (s, served) in tt.stopsWithService(routes: routesOn).enumerated() where served {
-                guard let c = tt.coordinate(ofStop: Int32(s)), c.isPlausible else { continue }
+                guard let c = tt.coordinate(ofStop: StopIndex(s)), c.isPlausible else { continue }
                 let p = project(c)
                 guard p.x >= mapLeft && p.x <= mapRight && p.y >= mapTop && p.y <= mapBottom else { continue }
                 out += "<circle cx=\"\(f(p.x))\" cy=\"\(f(p.y))\" r=\"1.8\"/>\n"

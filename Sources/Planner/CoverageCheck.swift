@@ -17,40 +17,40 @@ extension JourneyPlanner {
         case inside
         /// Within the radius only of stops without service on those days.
         case noServiceThen
-        /// Outside every region: the nearest region's feed and how far its edge is.
-        case outside(feed: Int32, meters: Double)
+        /// Outside every region: the nearest region's feed (nil: no feed is loaded) and how far its edge is.
+        case outside(feed: FeedIndex?, meters: Double)
     }
 
     func coverage(of end: NearbyStops, days: [Int]) -> CoverageStanding {
         let tt = timetable
         let r = Self.coverageRadius
         var nearServed = false
-        for s in end.within(r) where servedStops[Int(s.stop)] {
+        for s in end.within(r) where servedStops[s.stop.index] {
             nearServed = true
-            let stop = Int(s.stop)
+            let stop = s.stop.index
             for i in Int(tt.stopRouteOffsets[stop])..<Int(tt.stopRouteOffsets[stop + 1]) {
-                let route = tt.routeService[Int(tt.stopRouteRoute[i])]
+                let route = tt.routeService[tt.stopRouteRoute[i].index]
                 if days.contains(where: { tt.serviceRuns(route, day: $0) }) { return .inside }
             }
         }
         if nearServed { return .noServiceThen }
         // The nearest stop with service at all: its region's edge is the radius nearer.
-        guard var nearest = end.nearest else { return .outside(feed: -1, meters: .infinity) }
-        if !servedStops[Int(nearest.stop)] {
-            let wider = tt.stopsNear(end.point, beelineMeters: nearest.meters + 5_000).first { servedStops[Int($0.stop)] }
+        guard var nearest = end.nearest else { return .outside(feed: nil, meters: .infinity) }
+        if !servedStops[nearest.stop.index] {
+            let wider = tt.stopsNear(end.point, beelineMeters: nearest.meters + 5_000).first { servedStops[$0.stop.index] }
             if let wider { nearest = wider }
         }
-        return .outside(feed: tt.stopFeed[Int(nearest.stop)], meters: max(0, nearest.meters - r))
+        return .outside(feed: tt.stopFeed[nearest.stop.index], meters: max(0, nearest.meters - r))
     }
 
     /// OUTSIDE_COVERAGE for one end: which end, the nearest region, how far its edge is.
-    func outsideCoverage(end: String, feed: Int32, meters: Double, inPeriod: Bool) -> PlanError {
+    func outsideCoverage(end: String, feed: FeedIndex?, meters: Double, inPeriod: Bool) -> PlanError {
         let snapshot = timetable.snapshot
-        guard feed >= 0 else {
+        guard let feed else {
             return PlanError(.outsideCoverage, "The \(end) is outside the area this service covers: no feed is loaded.",
                              details: ["end": .text(end)])
         }
-        let id = snapshot.feedIds[Int(feed)], name = feedNames[Int(feed)]
+        let id = snapshot.feedIds[feed.index], name = feedNames[feed.index]
         let region = name.isEmpty ? id : "\(name) (\(id))"
         let message = inPeriod
             ? "The \(end) is outside the area served on that day: no stop near it has service then; the nearest area with service is \(region)."

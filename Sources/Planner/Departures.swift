@@ -6,11 +6,11 @@ import TransitModel
 public struct Departure: Sendable, Equatable {
     /// The stop (platform) it leaves from: index into `timetable.snapshot.stops`. For a
     /// station, one of its platforms.
-    public var stop: Int32
+    public var stop: StopIndex
     public var platformCode: String?
     /// The timetable route (trip pattern) and its source route (index into `snapshot.routes`).
-    public var route: Int32
-    public var sourceRoute: Int32
+    public var route: RouteIndex
+    public var sourceRoute: SourceRouteIndex
     public var routeId: String
     public var routeShortName: String?
     public var routeLongName: String?
@@ -44,11 +44,11 @@ extension JourneyPlanner {
     /// and times are given with that zone's offset. Frequency-based trips count each run
     /// (the timetable holds them expanded). Nothing for an unknown stop index or an
     /// impossible date or time.
-    public func departures(stop: Int32, after time: QueryTime, limit: Int = 10, withinSeconds: Int = 4 * 3600,
+    public func departures(stop: StopIndex, after time: QueryTime, limit: Int = 10, withinSeconds: Int = 4 * 3600,
                            includeNonBoarding: Bool = false) -> [Departure] {
         let tt = timetable, stops = tt.snapshot.stops
-        guard stop >= 0 && Int(stop) < stops.count, limit > 0, withinSeconds >= 0 else { return [] }
-        let zone = self.zone(feedTimeZone(stops[Int(stop)].feed))
+        guard stop.raw >= 0 && stop.index < stops.count, limit > 0, withinSeconds >= 0 else { return [] }
+        let zone = self.zone(feedTimeZone(stops[stop.index].feed))
         let t: Int64
         switch time {
         case .instant(let u): t = u
@@ -63,18 +63,18 @@ extension JourneyPlanner {
         let end = t + Int64(min(withinSeconds, (tt.dayCount + 4) * 86_400))
 
         // Where vehicles stop: the stop itself, or a station's boardable children.
-        var at = Int(stop)
+        var at = stop.index
         if !tt.stopBoardable[at] && stops[at].locationType != 1 && stops[at].parent >= 0 { at = Int(stops[at].parent) }
         let platforms: [Int] = stops[at].locationType == 1
-            ? tt.stationChildren[Int32(at)].map(Int.init).filter { tt.stopBoardable[$0] }
+            ? tt.stationChildren[StopIndex(at)].map(\.index).filter { tt.stopBoardable[$0] }
             : (tt.stopBoardable[at] ? [at] : [])
 
         // Candidates as (time, route, position in the route, trip within the route, day);
         // at most `limit` per route, position and day, since those come in time order.
-        var found: [(time: Int64, route: Int32, stop: Int32, position: Int32, trip: Int32, day: Int32)] = []
+        var found: [(time: Int64, route: RouteIndex, stop: StopIndex, position: RoutePosition, trip: Int32, day: Int32)] = []
         for p in platforms {
             for k in Int(tt.stopRouteOffsets[p])..<Int(tt.stopRouteOffsets[p + 1]) {
-                let r = Int(tt.stopRouteRoute[k]), position = Int(tt.stopRoutePosition[k])
+                let r = tt.stopRouteRoute[k].index, position = tt.stopRoutePosition[k].index
                 let firstStop = Int(tt.routeStopOffsets[r]), stopCount = Int(tt.routeStopOffsets[r + 1]) - firstStop
                 // The last stop: the trip ends here, whatever pickup_type says.
                 let boards = tt.routeCanBoard[firstStop + position] && position < stopCount - 1
@@ -103,7 +103,7 @@ extension JourneyPlanner {
                     while j < tripCount && j - lo < limit {
                         let when = base + Int64(tt.departures[times + j])
                         if when > end { break }
-                        found.append((when, Int32(r), Int32(p), Int32(position), Int32(j), Int32(day)))
+                        found.append((when, RouteIndex(r), StopIndex(p), RoutePosition(position), Int32(j), Int32(day)))
                         j += 1
                     }
                 }
@@ -111,24 +111,24 @@ extension JourneyPlanner {
         }
         found.sort { a, b in
             if a.time != b.time { return a.time < b.time }
-            let sa = tt.routeSourceRoute[Int(a.route)], sb = tt.routeSourceRoute[Int(b.route)]
+            let sa = tt.routeSourceRoute[a.route.index], sb = tt.routeSourceRoute[b.route.index]
             if sa != sb { return sa < sb }
             return (a.route, a.stop, a.position, a.trip) < (b.route, b.stop, b.position, b.trip)
         }
         return found.prefix(limit).map { f in
-            let r = Int(f.route)
-            let trip = Int(tt.routeTripOffsets[r]) + Int(f.trip)
-            let sourceTrip = tt.snapshot.trips[Int(tt.tripSource[trip])]
+            let r = f.route.index
+            let trip = tt.trip(Int(f.trip), ofRoute: f.route)
+            let sourceTrip = tt.snapshot.trips[tt.tripSource[trip.index].index]
             let sourceRoute = tt.routeSourceRoute[r]
-            let route = tt.snapshot.routes[Int(sourceRoute)]
+            let route = tt.snapshot.routes[sourceRoute.index]
             let firstStop = Int(tt.routeStopOffsets[r]), stopCount = Int(tt.routeStopOffsets[r + 1]) - firstStop
-            let boards = tt.routeCanBoard[firstStop + Int(f.position)] && Int(f.position) < stopCount - 1
+            let boards = tt.routeCanBoard[firstStop + f.position.index] && f.position.index < stopCount - 1
             var headsign = sourceTrip.headsign.flatMap { $0.isEmpty ? nil : $0 }
             if headsign == nil {
-                let terminus = stops[Int(tt.routeStops[firstStop + stopCount - 1])]
+                let terminus = stops[tt.routeStops[firstStop + stopCount - 1].index]
                 headsign = terminus.parent >= 0 ? stops[Int(terminus.parent)].name : terminus.name
             }
-            return Departure(stop: f.stop, platformCode: stops[Int(f.stop)].platformCode, route: f.route,
+            return Departure(stop: f.stop, platformCode: stops[f.stop.index].platformCode, route: f.route,
                              sourceRoute: sourceRoute, routeId: route.routeId, routeShortName: route.shortName,
                              routeLongName: route.longName, routeColor: route.color, routeTextColor: route.textColor,
                              mode: routeMode[r], headsign: headsign, tripId: sourceTrip.tripId,

@@ -87,8 +87,8 @@ extension JourneyPlanner {
         let tt = timetable
         let snapshot = tt.snapshot
         let zone = self.zone(result.timeZone)
-        func stopPlace(_ s: Int32) -> ItineraryPlace {
-            let st = snapshot.stops[Int(s)]
+        func stopPlace(_ s: StopIndex) -> ItineraryPlace {
+            let st = snapshot.stops[s.index]
             var name = st.name
             if name.isEmpty, st.parent >= 0 { name = snapshot.stops[Int(st.parent)].name }
             return ItineraryPlace(name: name.isEmpty ? st.stopId : name, stopId: st.stopId, feed: snapshot.feedIds[Int(st.feed)],
@@ -117,40 +117,41 @@ extension JourneyPlanner {
                 let wait = max(0, nextDeparture - dep - (from == to ? 0 : walk))
                 legs.append(walkLeg(stopPlace(from), stopPlace(to), dep, nextDeparture, m, wait: wait, change: true))
             case .ride(let route, let trip, let day, let fromPos, let toPos, let dep, let arr):
-                let stopsStart = Int(tt.routeStopOffsets[Int(route)])
-                let nt = Int(tt.routeTripOffsets[Int(route) + 1] - tt.routeTripOffsets[Int(route)])
-                let j = Int(trip - tt.routeTripOffsets[Int(route)])
-                let times = Int(tt.routeTimeOffsets[Int(route)])
-                let base = tt.dayBase[Int(tt.routeTimeZone[Int(route)]) * tt.dayCount + day]
+                let r = route.index
+                let stopsStart = Int(tt.routeStopOffsets[r])
+                let nt = Int(tt.routeTripOffsets[r + 1] - tt.routeTripOffsets[r])
+                let j = Int(trip.raw - tt.routeTripOffsets[r])
+                let times = Int(tt.routeTimeOffsets[r])
+                let base = tt.dayBase[Int(tt.routeTimeZone[r]) * tt.dayCount + day]
                 var stops: [Coordinate] = []
                 var passed: [PassedStop] = []
-                for pos in Int(fromPos)...Int(toPos) {
+                for pos in fromPos.index...toPos.index {
                     let s = tt.routeStops[stopsStart + pos]
                     stops.append(tt.coordinate(ofStop: s)!)
-                    if pos != Int(fromPos) && pos != Int(toPos) {
+                    if pos != fromPos.index && pos != toPos.index {
                         passed.append(PassedStop(place: stopPlace(s), arrival: base + Int64(tt.arrivals[times + pos * nt + j]),
                                                  departure: base + Int64(tt.departures[times + pos * nt + j])))
                     }
                 }
                 // The trip's shape cut between boarding and alighting, else straight lines.
-                let shape = tt.tripShape[Int(trip)]
-                let shaped = shapeCuts.cut(route: Int(route), shape: shape, timetable: tt)?
-                    .line(from: Int(fromPos), to: Int(toPos), stops: stops, shapes: tt.shapes)
+                let shape = tt.shape(ofTrip: trip)
+                let shaped = shape.flatMap { shapeCuts.cut(route: route, shape: $0, timetable: tt) }?
+                    .line(from: fromPos.index, to: toPos.index, stops: stops, shapes: tt.shapes)
                 let geometry = shaped ?? stops
                 let meters = Self.lineLength(geometry)
-                let src = snapshot.routes[Int(tt.routeSourceRoute[Int(route)])]
-                let t = snapshot.trips[Int(tt.tripSource[Int(trip)])]
+                let src = snapshot.routes[tt.routeSourceRoute[r].index]
+                let t = snapshot.trips[tt.tripSource[trip.index].index]
                 let mode = LegMode(routeType: Int(src.type))
                 let details = RideDetails(agency: snapshot.agencies.isEmpty ? "" : snapshot.agencies[Int(src.agency)].name,
                                           routeId: src.routeId, routeShortName: src.shortName, routeLongName: src.longName,
                                           routeColor: src.color, routeTextColor: src.textColor, headsign: t.headsign,
                                           tripId: t.tripId, serviceDate: tt.firstDay.adding(days: day),
-                                          shapeId: shaped == nil ? nil : snapshot.shapeIds[Int(shape)],
+                                          shapeId: shaped == nil ? nil : shape.map { snapshot.shapeIds[$0.index] },
                                           intermediateStops: passed)
-                let from = stopPlace(tt.routeStops[stopsStart + Int(fromPos)]), to = stopPlace(tt.routeStops[stopsStart + Int(toPos)])
+                let from = stopPlace(tt.stop(onRoute: route, at: fromPos)), to = stopPlace(tt.stop(onRoute: route, at: toPos))
                 let name = src.shortName ?? src.longName ?? src.routeId
                 let step = LegInstruction.ride(mode: mode, route: name, headsign: t.headsign, departure: ItineraryText.clock(dep, zone),
-                                               from: ItineraryText.describe(from), stops: Int(toPos - fromPos),
+                                               from: ItineraryText.describe(from), stops: toPos.index - fromPos.index,
                                                to: ItineraryText.describe(to), arrival: ItineraryText.clock(arr, zone))
                 legs.append(ItineraryLeg(mode: mode, from: from, to: to, departure: dep, arrival: arr, distanceMeters: meters,
                                          waitSeconds: 0, step: step, ride: details, geometry: geometry))

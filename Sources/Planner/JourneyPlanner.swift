@@ -230,9 +230,9 @@ struct NearbyStops: Sendable {
     let point: Coordinate
     let radius: Double
     /// Within `radius`, by (meters, stop).
-    let stops: [(stop: Int32, meters: Double)]
+    let stops: [(stop: StopIndex, meters: Double)]
     /// The nearest boardable stop over all feeds (nil: none has coordinates).
-    let nearest: (stop: Int32, meters: Double)?
+    let nearest: (stop: StopIndex, meters: Double)?
 
     init(_ point: Coordinate, radius: Double, timetable: Timetable) {
         self.point = point
@@ -243,7 +243,7 @@ struct NearbyStops: Sendable {
 
     /// The stops within `meters` (at most `radius`), nearest first: what
     /// `Timetable.stopsNear(point, beelineMeters: meters)` gives, without searching again.
-    func within(_ meters: Double) -> ArraySlice<(stop: Int32, meters: Double)> {
+    func within(_ meters: Double) -> ArraySlice<(stop: StopIndex, meters: Double)> {
         precondition(meters <= radius, "asked for \(meters) m of stops looked up within \(radius) m")
         return stops.prefix { $0.meters <= meters }
     }
@@ -298,16 +298,16 @@ public final class JourneyPlanner: Sendable {
         for a in timetable.snapshot.agencies { zones[a.timezone] = TimeZone(identifier: a.timezone) ?? zones["UTC"]! }
         self.zones = zones
         let snapshot = timetable.snapshot
-        routeMode = timetable.routeSourceRoute.map { LegMode(routeType: Int(snapshot.routes[Int($0)].type)) }
+        routeMode = timetable.routeSourceRoute.map { LegMode(routeType: Int(snapshot.routes[$0.index].type)) }
         accessibleStops = snapshot.stops.map { s in
             let own = s.wheelchairBoarding
             return own == 1 || (own == 0 && s.parent >= 0 && snapshot.stops[Int(s.parent)].wheelchairBoarding == 1)
         }
-        accessibleTrips = timetable.tripSource.map { snapshot.trips[Int($0)].wheelchairAccessible == 1 }
+        accessibleTrips = timetable.tripSource.map { snapshot.trips[$0.index].wheelchairAccessible == 1 }
         var periods: [(first: ServiceDate, last: ServiceDate)?] = Array(repeating: nil, count: snapshot.feedIds.count)
         for (i, service) in snapshot.services.enumerated() {
             var first = -1, last = -1
-            for day in 0..<timetable.dayCount where timetable.serviceRuns(Int32(i), day: day) {
+            for day in 0..<timetable.dayCount where timetable.serviceRuns(ServiceIndex(i), day: day) {
                 if first < 0 { first = day }
                 last = day
             }
@@ -374,7 +374,7 @@ public final class JourneyPlanner: Sendable {
     }
 
     /// The stop a place names, if it is a stop.
-    public func resolveStop(_ feed: String?, _ id: String) throws(PlanError) -> Int32 {
+    public func resolveStop(_ feed: String?, _ id: String) throws(PlanError) -> StopIndex {
         var feed = feed, id = id
         // stop:FEED:ID with the same feed given apart (the API's `feed`): the id is ID.
         if let f = feed, id.hasPrefix(f + ":"), stopsById[id] == nil { id = String(id.dropFirst(f.count + 1)) }
@@ -389,7 +389,7 @@ public final class JourneyPlanner: Sendable {
             let feeds = candidates.map { timetable.snapshot.feedIds[Int(timetable.snapshot.stops[Int($0)].feed)] }
             throw PlanError(.ambiguousStop, "stop id \"\(id)\" is in several feeds (\(feeds.joined(separator: ", "))): write stop:FEED:\(id)")
         }
-        return first
+        return StopIndex(raw: first)
     }
 
     public func coordinate(of place: Place) throws(PlanError) -> Coordinate {
@@ -410,9 +410,9 @@ public final class JourneyPlanner: Sendable {
 
     /// The time zone of the first agency of the nearest stop's feed (the first agency's
     /// when there is no stop).
-    func timeZone(nearest: (stop: Int32, meters: Double)?) -> String {
+    func timeZone(nearest: (stop: StopIndex, meters: Double)?) -> String {
         let snapshot = timetable.snapshot
-        guard let nearest, let agency = snapshot.agencies.first(where: { $0.feed == snapshot.stops[Int(nearest.stop)].feed }) else {
+        guard let nearest, let agency = snapshot.agencies.first(where: { $0.feed == snapshot.stops[nearest.stop.index].feed }) else {
             return snapshot.agencies.first?.timezone ?? "UTC"
         }
         return agency.timezone
@@ -540,7 +540,7 @@ public final class JourneyPlanner: Sendable {
     /// Boardable stops within maxAccessWalk of an end (those the filter allows), with walk durations.
     func walks(_ end: NearbyStops, _ p: RoutingParameters, _ filter: RideFilter = RideFilter()) -> [StopWalk] {
         end.within(p.maxAccessWalk / p.walkDetourFactor + 1).compactMap { s in
-            guard filter.stops?[Int(s.stop)] ?? true else { return nil }
+            guard filter.stops?[s.stop.index] ?? true else { return nil }
             let m = p.walkMeters(beeline: s.meters)
             return m <= p.maxAccessWalk ? StopWalk(stop: s.stop, seconds: p.walkSeconds(beeline: s.meters), meters: m) : nil
         }
@@ -557,7 +557,7 @@ public final class JourneyPlanner: Sendable {
             nearest = nil
             var radius = 2_000.0
             while nearest == nil && radius <= 64_000 {
-                nearest = timetable.stopsNear(point, beelineMeters: radius).first { allowed[Int($0.stop)] }
+                nearest = timetable.stopsNear(point, beelineMeters: radius).first { allowed[$0.stop.index] }
                 radius *= 2
             }
         }
@@ -566,7 +566,7 @@ public final class JourneyPlanner: Sendable {
         if let nearest {
             let meters = (p.walkMeters(beeline: nearest.meters)).rounded()
             details["nearestStopMeters"] = .number(meters)
-            details["nearestStop"] = .text(timetable.snapshot.stops[Int(nearest.stop)].stopId)
+            details["nearestStop"] = .text(timetable.snapshot.stops[nearest.stop.index].stopId)
             how = "the nearest \(kind) is \(Int(meters)) m away on foot"
         } else {
             how = "no \(kind) is known near it"

@@ -143,7 +143,7 @@ extension JourneyPlanner {
         if outside == nil {
             for (end, nearby, standing) in ends {
                 if case .noServiceThen = standing, let s = nearby.nearest {
-                    throw outsideCoverage(end: end, feed: timetable.stopFeed[Int(s.stop)], meters: 0, inPeriod: true)
+                    throw outsideCoverage(end: end, feed: timetable.stopFeed[s.stop.index], meters: 0, inPeriod: true)
                 }
             }
         }
@@ -254,7 +254,7 @@ extension JourneyPlanner {
         let snapshot = timetable.snapshot
         var feeds = Set<Int32>()
         for end in [places.origin, places.destination] {
-            for s in walks(end, p) { feeds.insert(snapshot.stops[Int(s.stop)].feed) }
+            for s in walks(end, p) { feeds.insert(snapshot.stops[s.stop.index].feed) }
         }
         if feeds.isEmpty { feeds = Set((0..<snapshot.feedIds.count).map(Int32.init)) }
         let d = queryDate(result)

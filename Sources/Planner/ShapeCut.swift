@@ -39,10 +39,9 @@ struct ShapeCut {
         return out
     }
 
-    /// Places route `r`'s stops on shape `shape`, or nil (no shape, or no placement in order).
-    static func make(route r: Int, shape: Int, timetable tt: Timetable) -> ShapeCut? {
-        guard shape >= 0 else { return nil }
-        let s = tt.shapes
+    /// Places `route`'s stops on shape `shape`, or nil (no placement in order).
+    static func make(route: RouteIndex, shape: ShapeIndex, timetable tt: Timetable) -> ShapeCut? {
+        let s = tt.shapes, r = route.index
         let points = s.points(shape)
         guard points.count >= 2 else { return nil }
         let start = Int(tt.routeStopOffsets[r]), end = Int(tt.routeStopOffsets[r + 1])
@@ -158,11 +157,10 @@ struct ShapeCut {
 final class ShapeCutCache: Sendable {
     private let cuts = Mutex<[Int64: ShapeCut?]>([:])
 
-    func cut(route r: Int, shape: Int32, timetable: Timetable) -> ShapeCut? {
-        guard shape >= 0 else { return nil }
-        let key = Int64(r) << 32 | Int64(shape)
+    func cut(route: RouteIndex, shape: ShapeIndex, timetable: Timetable) -> ShapeCut? {
+        let key = Int64(route.raw) << 32 | Int64(shape.raw)
         if let known = cuts.withLock({ $0[key] }) { return known }
-        let made = ShapeCut.make(route: r, shape: Int(shape), timetable: timetable)
+        let made = ShapeCut.make(route: route, shape: shape, timetable: timetable)
         cuts.withLock { $0[key] = .some(made) }
         return made
     }

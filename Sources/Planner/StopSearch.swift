@@ -6,13 +6,13 @@ import TransitModel
 public struct StopMatch: Sendable, Equatable {
     /// Index into `timetable.snapshot.stops`: a station (location_type 1) standing for its
     /// platforms, or a stop served by routes.
-    public var stop: Int32
+    public var stop: StopIndex
     /// Higher is better: 4 the whole name, 3 every word exactly, 2 the last word begun,
     /// 1 with typos (less 0.1 per edit).
     public var score: Double
     /// The stop's name as the feed writes it.
     public var matchedName: String
-    public init(stop: Int32, score: Double, matchedName: String) {
+    public init(stop: StopIndex, score: Double, matchedName: String) {
         self.stop = stop; self.score = score; self.matchedName = matchedName
     }
 }
@@ -93,11 +93,11 @@ public final class StopSearch: Sendable {
         let served = timetable.stopsWithService(routes: routes)
         var findable = [Bool](repeating: false, count: n)
         var station = [Int32](repeating: -1, count: n)
-        var routeSets = [Set<Int32>](repeating: [], count: n)
+        var routeSets = [Set<SourceRouteIndex>](repeating: [], count: n)
         for s in 0..<n where served[s] {
             findable[s] = true
             for k in Int(timetable.stopRouteOffsets[s])..<Int(timetable.stopRouteOffsets[s + 1]) {
-                let r = Int(timetable.stopRouteRoute[k])
+                let r = timetable.stopRouteRoute[k].index
                 if routes[r] { routeSets[s].insert(timetable.routeSourceRoute[r]) }
             }
             let p = Int(stops[s].parent)
@@ -322,7 +322,7 @@ public final class StopSearch: Sendable {
                 if best.count > limit { best.removeLast() }
             }
         }
-        return best.map { StopMatch(stop: $0.stop, score: $0.score, matchedName: names[Int($0.name)]) }
+        return best.map { StopMatch(stop: StopIndex(raw: $0.stop), score: $0.score, matchedName: names[Int($0.name)]) }
     }
 
     private typealias Hit = (stop: Int32, score: Double, name: Int32)

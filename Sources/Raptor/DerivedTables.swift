@@ -1,5 +1,6 @@
 import Synchronization
 import Timetable
+import TransitModel
 
 /// The routes that run on a set of days, by stop: `stopRouteRoute`/`stopRoutePosition`
 /// narrowed to them, with bit i of `routeDays[r]` set when route r runs on the i-th day.
@@ -10,14 +11,14 @@ import Timetable
 public final class DayRoutes: Sendable {
     public let routeDays: [UInt8]
     public let stopOffsets: [Int32]
-    public let route: [Int32]
-    public let position: [Int32]
+    public let route: [RouteIndex]
+    public let position: [RoutePosition]
     /// Stop -> stops one stop before it on these routes, with the shortest ride from there
     /// (seconds, at most 65,535: a lower bound all the same):
     /// predecessor[predecessorOffsets[s] ..< predecessorOffsets[s + 1]]. Made here, per
     /// set of days, rather than kept with the timetable: memory per stop time is a target.
     public let predecessorOffsets: [Int32]
-    public let predecessor: [Int32]
+    public let predecessor: [StopIndex]
     public let predecessorSeconds: [UInt16]
 
     init(timetable tt: Timetable, days: [Int]) {
@@ -27,9 +28,9 @@ public final class DayRoutes: Sendable {
             for (i, day) in days.enumerated() where tt.serviceRuns(tt.routeService[r], day: day) { mask[r] |= 1 << UInt8(i) }
         }
         var offsets = [Int32](repeating: 0, count: tt.stopCount + 1)
-        var route: [Int32] = [], position: [Int32] = []
+        var route: [RouteIndex] = [], position: [RoutePosition] = []
         for s in 0..<tt.stopCount {
-            for i in Int(tt.stopRouteOffsets[s])..<Int(tt.stopRouteOffsets[s + 1]) where mask[Int(tt.stopRouteRoute[i])] != 0 {
+            for i in Int(tt.stopRouteOffsets[s])..<Int(tt.stopRouteOffsets[s + 1]) where mask[tt.stopRouteRoute[i].index] != 0 {
                 route.append(tt.stopRouteRoute[i]); position.append(tt.stopRoutePosition[i])
             }
             offsets[s + 1] = Int32(route.count)
@@ -38,26 +39,28 @@ public final class DayRoutes: Sendable {
         // Stop -> the stops just before it on these routes, each once, with the shortest
         // ride from there (routes split by service repeat the same pairs many times).
         var predecessorOffsets = [Int32](repeating: 0, count: tt.stopCount + 1)
-        var predecessor: [Int32] = [], predecessorSeconds: [UInt16] = []
-        var slot = [Int32](repeating: -1, count: tt.stopCount)
+        var predecessor: [StopIndex] = [], predecessorSeconds: [UInt16] = []
+        // Stop -> its entry in `predecessor` for the stop being filled, or `noSlot`.
+        let noSlot = Int32(-1_000_000_000)
+        var slot = [Int32](repeating: noSlot, count: tt.stopCount)
         for s in 0..<tt.stopCount {
             let start = predecessor.count
-            for i in Int(offsets[s])..<Int(offsets[s + 1]) where position[i] > 0 {
-                let r = Int(route[i]), pos = Int(position[i])
-                let y = Int(tt.routeStops[Int(tt.routeStopOffsets[r]) + pos - 1])
+            for i in Int(offsets[s])..<Int(offsets[s + 1]) where position[i].raw > 0 {
+                let r = route[i].index, pos = position[i].index
+                let y = tt.routeStops[Int(tt.routeStopOffsets[r]) + pos - 1].index
                 // The shortest ride of any trip from the stop before to this one (each
                 // route position is visited once, so this reads each stop time once).
                 let nt = Int(tt.routeTripOffsets[r + 1] - tt.routeTripOffsets[r]), times = Int(tt.routeTimeOffsets[r])
                 var shortest = Int32.max
                 for j in 0..<nt { shortest = min(shortest, tt.arrivals[times + pos * nt + j] - tt.departures[times + (pos - 1) * nt + j]) }
                 let seconds = UInt16(clamping: shortest == .max ? 0 : shortest)
-                if slot[y] < 0 {
-                    slot[y] = Int32(predecessor.count); predecessor.append(Int32(y)); predecessorSeconds.append(seconds)
+                if slot[y] == noSlot {
+                    slot[y] = Int32(predecessor.count); predecessor.append(StopIndex(y)); predecessorSeconds.append(seconds)
                 } else if seconds < predecessorSeconds[Int(slot[y])] {
                     predecessorSeconds[Int(slot[y])] = seconds
                 }
             }
-            for y in predecessor[start...] { slot[Int(y)] = -1 }
+            for y in predecessor[start...] { slot[y.index] = noSlot }
             predecessorOffsets[s + 1] = Int32(predecessor.count)
         }
         self.predecessorOffsets = predecessorOffsets; self.predecessor = predecessor; self.predecessorSeconds = predecessorSeconds

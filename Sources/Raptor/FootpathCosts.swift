@@ -1,4 +1,5 @@
 import Timetable
+import TransitModel
 
 /// The change time of every footpath under one set of walking parameters, made once per
 /// timetable for the last few sets asked for (`RaptorRouter.derived`; almost every request
@@ -15,7 +16,9 @@ struct FootpathCosts: Sendable {
         }
     }
 
-    static let unusable = Int32(-1), beyond = Int32(-2)
+    /// Change-seconds sentinels, negative (a usable footpath's change is `>= 0`, which is
+    /// what the searches test) and far from -1 and the integer limits.
+    static let unusable = Int32(-1_000_000_000), beyond = Int32(-1_000_000_001)
 
     /// Footpath -> change seconds (walk and slack), `unusable` (forbidden), or `beyond`: it
     /// and the rest of its stop's list are too long to walk (the lists hold the ones with a
@@ -23,7 +26,7 @@ struct FootpathCosts: Sendable {
     let change: [Int32]
     /// Stop -> the usable footpaths into it (`inOffsets[s] ..< inOffsets[s + 1]`): the stop
     /// walked from, the change seconds, the footpath.
-    let inOffsets: [Int32], inSource: [Int32], inChange: [Int32], inFoot: [Int32]
+    let inOffsets: [Int32], inSource: [StopIndex], inChange: [Int32], inFoot: [Int32]
 
     static func shared(_ tt: Timetable, _ p: RoutingParameters, in derived: DerivedTables) -> FootpathCosts {
         derived.get(Key(p)) { FootpathCosts(tt, p) }
@@ -51,7 +54,7 @@ struct FootpathCosts: Sendable {
                 change[f] = seconds.map { Int32(clamping: $0) } ?? Self.unusable
             }
         }
-        var inOffsets: [Int32] = [0], inSource: [Int32] = [], inChange: [Int32] = [], inFoot: [Int32] = []
+        var inOffsets: [Int32] = [0], inSource: [StopIndex] = [], inChange: [Int32] = [], inFoot: [Int32] = []
         inOffsets.reserveCapacity(tt.stopCount + 1)
         for s in 0..<tt.stopCount {
             for i in Int(tt.footInOffsets[s])..<Int(tt.footInOffsets[s + 1]) {

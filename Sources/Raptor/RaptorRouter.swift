@@ -1,4 +1,5 @@
 import Timetable
+import TransitModel
 
 /// Round-based public transit routing (Delling, Pajor, Werneck, "Round-Based Public
 /// Transit Routing", ALENEX 2012), as `docs/routing-model.md` defines answers.
@@ -105,9 +106,9 @@ extension RaptorRouter {
         var departures: [Int64: [RangeDeparture.Boarding]] = [:]
         let running = dayRoutes(request)
         for w in request.access {
-            let s = Int(w.stop)
+            let s = w.stop.index
             for i in Int(running.stopOffsets[s])..<Int(running.stopOffsets[s + 1]) {
-                let r = Int(running.route[i]), pos = Int(running.position[i])
+                let r = running.route[i].index, pos = running.position[i].index
                 let dayMask = running.routeDays[r]
                 guard request.filter.routes?[r] ?? true, tt.routeCanBoard[Int(tt.routeStopOffsets[r]) + pos] else { continue }
                 let tripBase = Int(tt.routeTripOffsets[r]), nt = Int(tt.routeTripOffsets[r + 1]) - tripBase
@@ -121,7 +122,7 @@ extension RaptorRouter {
                     for j in lo..<nt where request.filter.trips?[tripBase + j] ?? true {
                         let leave = base + Int64(tt.departures[column + j]) - w.seconds
                         if leave > request.time + window { break }
-                        departures[leave, default: []].append(.init(route: Int32(r), position: Int32(pos)))
+                        departures[leave, default: []].append(.init(route: running.route[i], position: running.position[i]))
                     }
                 }
             }
@@ -148,7 +149,7 @@ extension RaptorRouter {
 /// A departure time from the origin in a range search, with the routes that have a run
 /// leaving then from an access stop (at that walk's end), and the stop's position on it.
 struct RangeDeparture {
-    struct Boarding { var route: Int32, position: Int32 }
+    struct Boarding { var route: RouteIndex, position: RoutePosition }
     var time: Int64
     var boardings: [Boarding]
 }
@@ -211,18 +212,29 @@ struct Search {
     // Parents of `arrived`: the ride (route, trip within route, day, boarding / alighting
     // position); one array of structs, not an array per field: an improvement writes one
     // cache line, not five.
-    struct Ride { var route: Int32, trip: Int32, day: Int32, board: Int32, alight: Int32 }
+    struct Ride { var route: RouteIndex, trip: Int32, day: Int32, board: RoutePosition, alight: RoutePosition }
     let ride: UnsafeMutableBufferPointer<Ride>
-    // Parents of `ready`: the stop changed from and the footpath (-1 same stop), or the source walk (round 0).
-    struct Change { var from: Int32, foot: Int32 }
+    // Parents of `ready`: the stop changed from and the footpath (`sameStop` for a change at
+    // the stop itself), or (round 0) `StopIndex.noStop` and the source walk.
+    struct Change { var from: StopIndex, foot: Int32 }
     let change: UnsafeMutableBufferPointer<Change>
     // Round -> best value at the destination with at most that many rides (over all iterations).
     var targetBest: [Int64]
     /// Stop -> whether it is at the end of a target walk (egress for a forward search).
     let isTarget: [Bool]
     let marked: UnsafeMutableBufferPointer<Bool>, improved: UnsafeMutableBufferPointer<Bool>
-    let routeStart: UnsafeMutableBufferPointer<Int32>
-    var markedList: [Int32] = [], routeList: [Int32] = [], improvedList: [Int32] = []
+    // Route -> the position to scan it from in this round, or `RoutePosition.noPosition`
+    // when it is not queued (in `routeList`).
+    let routeStart: UnsafeMutableBufferPointer<RoutePosition>
+    var markedList: [StopIndex] = [], routeList: [RouteIndex] = [], improvedList: [StopIndex] = []
+    /// Parent sentinels, never read (a label's parents are read only where it is set):
+    /// far from -1 and the integer limits.
+    static let noParent = Int32(-1_000_000_000)
+    static let noRide = Ride(route: .noRoute, trip: noParent, day: noParent, board: .noPosition, alight: .noPosition)
+    /// `Change.foot` of a change at the stop itself (no footpath).
+    static let sameStop = Int32(-1_000_000_001)
+    /// `scanRoute`'s trip (within the route) before it boards one.
+    static let notBoarded = -1_000_000_000
     /// Owns the buffers above (freed with the last copy of this search).
     private let storage = SearchStorage()
 
@@ -253,15 +265,15 @@ struct Search {
         arrived = storage.buffer(Search.infinity, count: size)
         readyAtMost = storage.buffer(Search.infinity, count: size)
         arrivedAtMost = storage.buffer(Search.infinity, count: size)
-        ride = storage.buffer(Ride(route: -1, trip: -1, day: -1, board: -1, alight: -1), count: size)
-        change = storage.buffer(Change(from: -1, foot: -1), count: size)
+        ride = storage.buffer(Search.noRide, count: size)
+        change = storage.buffer(Change(from: .noStop, foot: Search.noParent), count: size)
         targetBest = Array(repeating: Search.infinity, count: maxRides + 1)
         marked = storage.buffer(false, count: n)
         improved = storage.buffer(false, count: n)
         var isTarget = Array(repeating: false, count: n)
-        for w in targets { isTarget[Int(w.stop)] = true }
+        for w in targets { isTarget[w.stop.index] = true }
         self.isTarget = isTarget
-        routeStart = storage.buffer(-1, count: tt.routeCount)
+        routeStart = storage.buffer(RoutePosition.noPosition, count: tt.routeCount)
     }
 
     private func real(_ value: Int64) -> Int64 { forward ? value : -value }
@@ -323,17 +335,17 @@ struct Search {
     /// through every improved source).
     private mutating func iterate(start: Int64, firstRoutes: [RangeDeparture.Boarding]? = nil) -> [(rides: Int, target: Int)] {
         for (i, w) in sources.enumerated() {
-            let s = Int(w.stop), v = start + w.seconds
+            let s = w.stop.index, v = start + w.seconds
             if v < ready[at(0, s)] {
                 let i0 = at(0, s)
-                ready[i0] = v; Search.lower(readyAtMost, i0, v, end: at(rounds, s)); change[i0] = Change(from: -1, foot: Int32(i))
+                ready[i0] = v; Search.lower(readyAtMost, i0, v, end: at(rounds, s)); change[i0] = Change(from: .noStop, foot: Int32(i))
                 if !marked[s] && firstRoutes == nil { marked[s] = true; markedList.append(w.stop) }
             }
         }
         if let firstRoutes {
             for b in firstRoutes {
-                let r = Int(b.route)
-                if routeStart[r] < 0 { routeList.append(b.route); routeStart[r] = b.position }
+                let r = b.route.index
+                if routeStart[r] == .noPosition { routeList.append(b.route); routeStart[r] = b.position }
                 else if b.position < routeStart[r] { routeStart[r] = b.position }
             }
         }
@@ -350,55 +362,56 @@ struct Search {
             // (round 1 of a range's departure: `firstRoutes`, collected above).
             if k > 1 || firstRoutes == nil { routeList.removeAll(keepingCapacity: true) }
             for s in markedList {
-                marked[Int(s)] = false
-                for i in Int(running.stopOffsets[Int(s)])..<Int(running.stopOffsets[Int(s) + 1]) {
-                    let r = Int(running.route[i]), pos = running.position[i]
-                    if routeStart[r] < 0 { routeList.append(Int32(r)); routeStart[r] = pos }
+                marked[s.index] = false
+                for i in Int(running.stopOffsets[s.index])..<Int(running.stopOffsets[s.index + 1]) {
+                    let route = running.route[i], r = route.index, pos = running.position[i]
+                    if routeStart[r] == .noPosition { routeList.append(route); routeStart[r] = pos }
                     else if forward ? pos < routeStart[r] : pos > routeStart[r] { routeStart[r] = pos }
                 }
             }
             markedList.removeAll(keepingCapacity: true)
-            for r in routeList {
-                if filterRoutes && !routeAllowed[Int(r)] { routeStart[Int(r)] = -1; continue }
-                let dayMask = running.routeDays[Int(r)]
+            for route in routeList {
+                let r = route.index
+                if filterRoutes && !routeAllowed[r] { routeStart[r] = .noPosition; continue }
+                let dayMask = running.routeDays[r]
                 for (d, day) in days.enumerated() where dayMask & (1 << UInt8(d)) != 0 {
                     // Skip a day whose runs are all gone before this iteration starts (every
                     // label is at or after it) or cannot beat the destination's best.
-                    let base = tt.dayBase[Int(tt.routeTimeZone[Int(r)]) * tt.dayCount + day]
-                    let minArrival = base + Int64(tt.routeMinArrival[Int(r)]), maxDeparture = base + Int64(tt.routeMaxDeparture[Int(r)])
+                    let base = tt.dayBase[Int(tt.routeTimeZone[r]) * tt.dayCount + day]
+                    let minArrival = base + Int64(tt.routeMinArrival[r]), maxDeparture = base + Int64(tt.routeMaxDeparture[r])
                     if forward ? maxDeparture < start || minArrival >= bound : minArrival > -start || -maxDeparture >= bound { continue }
-                    scanRoute(Int(r), day: day, from: Int(routeStart[Int(r)]), round: k, bestTarget: bound, changeBound: changeBound)
+                    scanRoute(r, day: day, from: routeStart[r].index, round: k, bestTarget: bound, changeBound: changeBound)
                 }
-                routeStart[Int(r)] = -1
+                routeStart[r] = .noPosition
             }
             // The destination.
-            var roundBest = -1
+            var roundBest: Int?
             var best = bound
             for (i, w) in targets.enumerated() {
-                let a = arrived[at(k, Int(w.stop))]
+                let a = arrived[at(k, w.stop.index)]
                 if a < Search.infinity && a + w.seconds < best { best = a + w.seconds; roundBest = i }
             }
-            if roundBest >= 0 {
+            if let roundBest {
                 results.append((k, roundBest))
                 for j in k...maxRides { targetBest[j] = min(targetBest[j], best) }
             }
             // Changes: at the stop itself, or along one footpath.
             let nextBound = min(targetBest[k], targetBest[min(k + 1, maxRides)])
-            for s32 in improvedList {
-                let s = Int(s32)
+            for stop in improvedList {
+                let s = stop.index
                 improved[s] = false
                 guard k < maxRides else { continue }  // no round after this one
                 let a = arrived[at(k, s)]
-                if let c = sameStopChange(s) { relax(s, a + c, round: k, from: s32, foot: -1, bestTarget: nextBound) }
+                if let c = sameStopChange(s) { relax(s, a + c, round: k, from: stop, foot: Search.sameStop, bestTarget: nextBound) }
                 if forward {
                     for f in Int(tt.footOffsets[s])..<Int(tt.footOffsets[s + 1]) {
                         let c = footpaths.change[f]
                         if c == FootpathCosts.beyond { break }
-                        if c >= 0 { relax(Int(tt.footTarget[f]), a + Int64(c), round: k, from: s32, foot: Int32(f), bestTarget: nextBound) }
+                        if c >= 0 { relax(tt.footTarget[f].index, a + Int64(c), round: k, from: stop, foot: Int32(f), bestTarget: nextBound) }
                     }
                 } else {
                     for i in Int(footpaths.inOffsets[s])..<Int(footpaths.inOffsets[s + 1]) {
-                        relax(Int(footpaths.inSource[i]), a + Int64(footpaths.inChange[i]), round: k, from: s32,
+                        relax(footpaths.inSource[i].index, a + Int64(footpaths.inChange[i]), round: k, from: stop,
                               foot: footpaths.inFoot[i], bestTarget: nextBound)
                     }
                 }
@@ -406,9 +419,9 @@ struct Search {
             improvedList.removeAll(keepingCapacity: true)
             if markedList.isEmpty { break }
         }
-        for r in routeList { routeStart[Int(r)] = -1 }
+        for r in routeList { routeStart[r.index] = .noPosition }
         routeList.removeAll(keepingCapacity: true)
-        for s in markedList { marked[Int(s)] = false }
+        for s in markedList { marked[s.index] = false }
         markedList.removeAll(keepingCapacity: true)
         return results
     }
@@ -421,14 +434,14 @@ struct Search {
         while j < end, v < atMost[j] { atMost[j] = v; j += 1 }
     }
 
-    private mutating func relax(_ s: Int, _ v: Int64, round k: Int, from: Int32, foot: Int32, bestTarget: Int64) {
+    private mutating func relax(_ s: Int, _ v: Int64, round k: Int, from: StopIndex, foot: Int32, bestTarget: Int64) {
         // Pruned when no better than with fewer rides, or than the destination already is.
         let i = at(k, s)
         guard v < readyAtMost[i], v < bestTarget, !pruneToTarget || v + toTarget[s] < bestTarget else { return }
         ready[i] = v
         Search.lower(readyAtMost, i, v, end: at(rounds, s))
         change[i] = Change(from: from, foot: foot)
-        if !marked[s] { marked[s] = true; markedList.append(Int32(s)) }
+        if !marked[s] { marked[s] = true; markedList.append(StopIndex(s)) }
     }
 
     /// Scans route `r` with the trips of service day `day`, from position `from`.
@@ -439,12 +452,13 @@ struct Search {
         let tripBase = Int(tt.routeTripOffsets[r]), nt = Int(tt.routeTripOffsets[r + 1]) - tripBase
         let times = Int(tt.routeTimeOffsets[r])
         let base = tt.dayBase[Int(tt.routeTimeZone[r]) * tt.dayCount + day]
-        var current = -1, boardPos = -1
+        // The trip ridden (within the route) and where it was boarded.
+        var current = Search.notBoarded, boardPos = Search.notBoarded
         var pos = from
         while forward ? pos < length : pos >= 0 {
-            let stop = Int(tt.routeStops[stopsStart + pos])
+            let stop = tt.routeStops[stopsStart + pos].index
             let column = times + pos * nt
-            if current >= 0 {
+            if current != Search.notBoarded {
                 // Alight (forward: arrival; backward: the real boarding, at its departure).
                 let allowed = (forward ? tt.routeCanAlight[stopsStart + pos] : tt.routeCanBoard[stopsStart + pos])
                     && (!filterStops || stopAllowed[stop])
@@ -455,8 +469,9 @@ struct Search {
                     if v < arrivedAtMost[i] && v < limit && (!pruneToTarget || v + toTarget[stop] < limit) {
                         arrived[i] = v
                         Search.lower(arrivedAtMost, i, v, end: at(rounds, stop))
-                        ride[i] = Ride(route: Int32(r), trip: Int32(current), day: Int32(day), board: Int32(boardPos), alight: Int32(pos))
-                        if !improved[stop] { improved[stop] = true; improvedList.append(Int32(stop)) }
+                        ride[i] = Ride(route: RouteIndex(r), trip: Int32(truncatingIfNeeded: current), day: Int32(truncatingIfNeeded: day),
+                                       board: RoutePosition(boardPos), alight: RoutePosition(pos))
+                        if !improved[stop] { improved[stop] = true; improvedList.append(StopIndex(stop)) }
                     }
                 }
             }
@@ -466,21 +481,21 @@ struct Search {
             if canBoard && r0 < Search.infinity {
                 if forward {
                     // The earliest run of this day departing at or after r0.
-                    if current < 0 || r0 <= base + Int64(tt.departures[column + current]) {
+                    if current == Search.notBoarded || r0 <= base + Int64(tt.departures[column + current]) {
                         let target = r0 - base
-                        var lo = 0, hi = current < 0 ? nt : current
+                        var lo = 0, hi = current == Search.notBoarded ? nt : current
                         while lo < hi { let mid = (lo + hi) / 2; if Int64(tt.departures[column + mid]) < target { lo = mid + 1 } else { hi = mid } }
                         // Trips keep their order at every stop: the first allowed one from here.
-                        let limit = current < 0 ? nt : current
+                        let limit = current == Search.notBoarded ? nt : current
                         if filterTrips { while lo < limit && !tripAllowed[tripBase + lo] { lo += 1 } }
                         // Every trip of a route runs on the same days (one service per route).
                         if lo < limit { current = lo; boardPos = pos }
                     }
                 } else {
                     // The latest run of this day arriving at or before -r0.
-                    if current < 0 || r0 <= -(base + Int64(tt.arrivals[column + current])) {
+                    if current == Search.notBoarded || r0 <= -(base + Int64(tt.arrivals[column + current])) {
                         let target = -r0 - base
-                        let floor = current < 0 ? 0 : current + 1
+                        let floor = current == Search.notBoarded ? 0 : current + 1
                         var lo = floor, hi = nt
                         while lo < hi { let mid = (lo + hi) / 2; if Int64(tt.arrivals[column + mid]) <= target { lo = mid + 1 } else { hi = mid } }
                         var pick = lo - 1
@@ -489,7 +504,7 @@ struct Search {
                     }
                 }
             }
-            pos += forward ? 1 : -1
+            pos = forward ? pos + 1 : pos - 1
         }
     }
 
@@ -498,35 +513,35 @@ struct Search {
         // Walk back through the labels, collecting steps in search order.
         var legs: [RaptorLeg] = []
         let last = targets[target]
-        var stop = Int(last.stop)
+        var stop = last.stop
         var k = rides
-        var rideLegs: [(route: Int, trip: Int, day: Int, board: Int, alight: Int)] = []
-        var changes: [(from: Int32, to: Int32, foot: Int32)] = []
-        var firstWalk = StopWalk(stop: 0, seconds: 0, meters: 0)
+        var rideLegs: [Ride] = []
+        var changes: [(from: StopIndex, to: StopIndex, foot: Int32)] = []
+        var firstWalk = StopWalk(stop: .noStop, seconds: 0, meters: 0)
         while true {
-            let i = at(k, stop)
+            let i = at(k, stop.index)
             let x = ride[i]
-            rideLegs.append((Int(x.route), Int(x.trip), Int(x.day), Int(x.board), Int(x.alight)))
-            let boardStop = Int(tt.routeStops[Int(tt.routeStopOffsets[Int(x.route)]) + Int(x.board)])
-            let j = at(k - 1, boardStop)
+            rideLegs.append(x)
+            let boardStop = tt.stop(onRoute: x.route, at: x.board)
+            let j = at(k - 1, boardStop.index)
             if k - 1 == 0 {
                 firstWalk = sources[Int(change[j].foot)]
                 break
             }
-            changes.append((change[j].from, Int32(boardStop), change[j].foot))
-            stop = Int(change[j].from)
+            changes.append((change[j].from, boardStop, change[j].foot))
+            stop = change[j].from
             k -= 1
         }
         // In real time order: forward searches found them backwards.
         if forward { rideLegs.reverse(); changes.reverse() }
-        func realRide(_ x: (route: Int, trip: Int, day: Int, board: Int, alight: Int)) -> RaptorLeg {
-            let times = Int(tt.routeTimeOffsets[x.route]), nt = Int(tt.routeTripOffsets[x.route + 1] - tt.routeTripOffsets[x.route])
-            let base = tt.dayBase[Int(tt.routeTimeZone[x.route]) * tt.dayCount + x.day]
+        func realRide(_ x: Ride) -> RaptorLeg {
+            let r = x.route.index, trip = Int(x.trip), day = Int(x.day)
+            let times = Int(tt.routeTimeOffsets[r]), nt = Int(tt.routeTripOffsets[r + 1] - tt.routeTripOffsets[r])
+            let base = tt.dayBase[Int(tt.routeTimeZone[r]) * tt.dayCount + day]
             let (b, a) = forward ? (x.board, x.alight) : (x.alight, x.board)
-            return .ride(route: Int32(x.route), trip: tt.routeTripOffsets[x.route] + Int32(x.trip), day: x.day,
-                         from: Int32(b), to: Int32(a),
-                         departure: base + Int64(tt.departures[times + b * nt + x.trip]),
-                         arrival: base + Int64(tt.arrivals[times + a * nt + x.trip]))
+            return .ride(route: x.route, trip: tt.trip(trip, ofRoute: x.route), day: day, from: b, to: a,
+                         departure: base + Int64(tt.departures[times + b.index * nt + trip]),
+                         arrival: base + Int64(tt.arrivals[times + a.index * nt + trip]))
         }
         let accessWalk = forward ? firstWalk : last
         let egressWalk = forward ? last : firstWalk
@@ -541,8 +556,8 @@ struct Search {
                 let c = changes[i]
                 // Forward: (from = alighting stop, to = boarding stop); backward: reversed.
                 let (from, to) = forward ? (c.from, c.to) : (c.to, c.from)
-                let change = c.foot < 0 ? sameStopChange(Int(from))! : Int64(footpaths.change[Int(c.foot)])
-                let meters = c.foot < 0 ? 0 : p.walkMeters(beeline: tt.footBeeline[Int(c.foot)])
+                let change = c.foot == Search.sameStop ? sameStopChange(from.index)! : Int64(footpaths.change[Int(c.foot)])
+                let meters = c.foot == Search.sameStop ? 0 : p.walkMeters(beeline: tt.footBeeline[Int(c.foot)])
                 legs.append(.transfer(from: from, to: to, departure: arrival, ready: arrival + change, meters: meters))
             }
         }
@@ -567,21 +582,21 @@ extension RaptorRouter {
         let tt = timetable, footpaths = footpaths(request)
         var bound = [Int64](repeating: Search.infinity, count: tt.stopCount)
         var heap = MinHeap()
-        for w in request.egress where w.seconds < bound[Int(w.stop)] {
-            bound[Int(w.stop)] = w.seconds
+        for w in request.egress where w.seconds < bound[w.stop.index] {
+            bound[w.stop.index] = w.seconds
             heap.push(w.seconds, w.stop)
         }
         let running = dayRoutes(request)
-        while let (d, x32) = heap.pop() {
-            let x = Int(x32)
+        while let (d, stop) = heap.pop() {
+            let x = stop.index
             guard d == bound[x] else { continue }
             for i in Int(running.predecessorOffsets[x])..<Int(running.predecessorOffsets[x + 1]) {
-                let y = Int(running.predecessor[i]), v = d + Int64(running.predecessorSeconds[i])
-                if v < bound[y] { bound[y] = v; heap.push(v, Int32(y)) }
+                let y = running.predecessor[i], v = d + Int64(running.predecessorSeconds[i])
+                if v < bound[y.index] { bound[y.index] = v; heap.push(v, y) }
             }
             for i in Int(footpaths.inOffsets[x])..<Int(footpaths.inOffsets[x + 1]) {
-                let y = Int(footpaths.inSource[i]), v = d + Int64(footpaths.inChange[i])
-                if v < bound[y] { bound[y] = v; heap.push(v, Int32(y)) }
+                let y = footpaths.inSource[i], v = d + Int64(footpaths.inChange[i])
+                if v < bound[y.index] { bound[y.index] = v; heap.push(v, y) }
             }
         }
         return bound
@@ -594,9 +609,9 @@ extension RaptorRouter {
 struct MinHeap {
     private var items: [UInt64] = []
 
-    mutating func push(_ value: Int64, _ stop: Int32) {
-        precondition(value >= 0 && value < 1 << 32 && stop >= 0)
-        let x = UInt64(value) << 32 | UInt64(UInt32(stop))
+    mutating func push(_ value: Int64, _ stop: StopIndex) {
+        precondition(value >= 0 && value < 1 << 32 && stop.raw >= 0)
+        let x = UInt64(value) << 32 | UInt64(UInt32(stop.raw))
         var i = items.count
         items.append(x)
         items.withUnsafeMutableBufferPointer { h in
@@ -609,7 +624,7 @@ struct MinHeap {
         }
     }
 
-    mutating func pop() -> (Int64, Int32)? {
+    mutating func pop() -> (Int64, StopIndex)? {
         guard let top = items.first else { return nil }
         let last = items.removeLast()
         items.withUnsafeMutableBufferPointer { h in
@@ -626,6 +641,6 @@ struct MinHeap {
             }
             h[i] = last
         }
-        return (Int64(top >> 32), Int32(truncatingIfNeeded: top & 0xFFFF_FFFF))
+        return (Int64(top >> 32), StopIndex(raw: Int32(truncatingIfNeeded: top & 0xFFFF_FFFF)))
     }
 }

@@ -1,11 +1,12 @@
 import Timetable
+import TransitModel
 
 /// A walk between the origin (or destination) and a stop: the stop and the walk's duration.
 public struct StopWalk: Sendable, Equatable {
-    public var stop: Int32
+    public var stop: StopIndex
     public var seconds: Int64
     public var meters: Double
-    public init(stop: Int32, seconds: Int64, meters: Double) { self.stop = stop; self.seconds = seconds; self.meters = meters }
+    public init(stop: StopIndex, seconds: Int64, meters: Double) { self.stop = stop; self.seconds = seconds; self.meters = meters }
 }
 
 /// Which rides a search may use: routes (e.g. by mode), trips (e.g. wheelchair
@@ -58,8 +59,8 @@ public struct RaptorRequest: Sendable {
         self.arriveBy = arriveBy
         self.time = time
         // A walk to a stop where nothing may be boarded (or alighted) leads nowhere.
-        self.access = filter.stops.map { allowed in access.filter { allowed[Int($0.stop)] } } ?? access
-        self.egress = filter.stops.map { allowed in egress.filter { allowed[Int($0.stop)] } } ?? egress
+        self.access = filter.stops.map { allowed in access.filter { allowed[$0.stop.index] } } ?? access
+        self.egress = filter.stops.map { allowed in egress.filter { allowed[$0.stop.index] } } ?? egress
         self.days = days.filter { $0 >= 0 && $0 < timetable.dayCount }
         self.parameters = parameters
     }
@@ -68,15 +69,15 @@ public struct RaptorRequest: Sendable {
 /// One leg of a journey found by the router.
 public enum RaptorLeg: Sendable, Equatable {
     /// Walk from the origin to `stop`, leaving at `departure`.
-    case access(stop: Int32, departure: Int64, arrival: Int64, meters: Double)
-    /// A ride on `trip` (timetable trip index, in `route`) of service day `day`, boarding at
-    /// route position `from` and alighting at `to`.
-    case ride(route: Int32, trip: Int32, day: Int, from: Int32, to: Int32, departure: Int64, arrival: Int64)
+    case access(stop: StopIndex, departure: Int64, arrival: Int64, meters: Double)
+    /// A ride on `trip` (in `route`) of service day `day`, boarding at route position
+    /// `from` and alighting at `to` (positions on the route, not stops: `Timetable.stop(onRoute:at:)`).
+    case ride(route: RouteIndex, trip: TripIndex, day: Int, from: RoutePosition, to: RoutePosition, departure: Int64, arrival: Int64)
     /// A change: walk between stops (`from` ≠ `to`) or stay (`from` = `to`); `ready` is
     /// when the next vehicle may be boarded (walk and slack included).
-    case transfer(from: Int32, to: Int32, departure: Int64, ready: Int64, meters: Double)
+    case transfer(from: StopIndex, to: StopIndex, departure: Int64, ready: Int64, meters: Double)
     /// Walk from `stop` to the destination.
-    case egress(stop: Int32, departure: Int64, arrival: Int64, meters: Double)
+    case egress(stop: StopIndex, departure: Int64, arrival: Int64, meters: Double)
 }
 
 /// A journey with rides: departure from the origin, arrival at the destination, legs.

@@ -174,7 +174,7 @@ public struct TransitAPI: Sendable {
             let c = Coordinate(latitude: near.latitude, longitude: near.longitude)
             var out: [[String: Any]] = []
             for hit in s.timetable.stopsNear(c, beelineMeters: radius) where out.count < limit {
-                if let feed, s.timetable.stopFeed[Int(hit.stop)] != feed { continue }
+                if let feed, s.timetable.stopFeed[hit.stop.index].raw != feed { continue }
                 out.append(StopJSON.stop(s, hit.stop, extra: ["distanceMeters": hit.meters.rounded()]))
             }
             return Self.json(200, ["stops": out])
@@ -202,7 +202,7 @@ public struct TransitAPI: Sendable {
         let s = try served()
         let id = rawId.removingPercentEncoding ?? rawId
         guard id.count <= QueryParameters.maxValueLength else { throw APIError.badParameter("id", String(id.prefix(40)), "a stop id") }
-        let stop: Int32
+        let stop: StopIndex
         do { stop = try s.planner.resolveStop(try q.feed(APIParameters.stopFeed), id) } catch let e as PlanError { throw APIError.from(e) }
         let time = try PlanParameters.time(q, APIParameters.departuresTime) ?? .instant(Int64(Date().timeIntervalSince1970))
         let limit = try q.int(APIParameters.departuresLimit) ?? APIParameters.departuresLimit.integerDefault

@@ -6,8 +6,8 @@ import TransitModel
 /// How stops and departures look in the API's answers.
 enum StopJSON {
     /// A route as a stop lists it.
-    static func route(_ s: FeedSnapshot, _ source: Int32) -> [String: Any] {
-        let r = s.routes[Int(source)]
+    static func route(_ s: FeedSnapshot, _ source: SourceRouteIndex) -> [String: Any] {
+        let r = s.routes[source.index]
         var o: [String: Any] = ["id": r.routeId, "mode": LegMode(routeType: Int(r.type)).rawValue]
         if let v = r.shortName, !v.isEmpty { o["shortName"] = v }
         if let v = r.longName, !v.isEmpty { o["longName"] = v }
@@ -18,9 +18,9 @@ enum StopJSON {
     /// A stop (or station), its place and the routes through it (a station: through its
     /// platforms), plus `extra` (score, distance).
     @_optimize(none)  // see TransitAPI: the optimizer takes minutes on this glue
-    static func stop(_ served: ServedTimetable, _ stop: Int32, extra: [String: Any]) -> [String: Any] {
+    static func stop(_ served: ServedTimetable, _ stop: StopIndex, extra: [String: Any]) -> [String: Any] {
         let tt = served.timetable, s = tt.snapshot
-        let st = s.stops[Int(stop)]
+        let st = s.stops[stop.index]
         var o: [String: Any] = ["id": st.stopId, "feed": s.feedIds[Int(st.feed)], "name": st.name,
                                 "kind": st.locationType == 1 ? "station" : "stop"]
         if let c = tt.coordinate(ofStop: stop) { o["lat"] = c.latitude; o["lon"] = c.longitude } else { o["lat"] = 0.0; o["lon"] = 0.0 }
@@ -35,7 +35,7 @@ enum StopJSON {
 
     static func departure(_ served: ServedTimetable, _ d: Departure) -> [String: Any] {
         let s = served.timetable.snapshot
-        var o: [String: Any] = ["stopId": s.stops[Int(d.stop)].stopId, "route": route(s, d.sourceRoute), "trip": d.tripId,
+        var o: [String: Any] = ["stopId": s.stops[d.stop.index].stopId, "route": route(s, d.sourceRoute), "trip": d.tripId,
                                 "serviceDate": d.serviceDate.iso8601, "departure": PlanAnswerJSON.iso(d.time, d.timeZone)]
         if let p = d.platformCode, !p.isEmpty { o["platformCode"] = p }
         if let h = d.headsign, !h.isEmpty { o["headsign"] = h }

@@ -22,7 +22,7 @@ public struct ShapeStore: Sendable {
     public var count: Int { offsets.count - 1 }
 
     /// The points of shape `s` as a range of point indexes.
-    public func points(_ s: Int) -> Range<Int> { Int(offsets[s])..<Int(offsets[s + 1]) }
+    public func points(_ s: ShapeIndex) -> Range<Int> { Int(offsets[s.index])..<Int(offsets[s.index + 1]) }
 
     @inlinable public func latitude(_ i: Int) -> Double { Double(latitude[i]) * 1e-7 }
     @inlinable public func longitude(_ i: Int) -> Double { Double(longitude[i]) * 1e-7 }

@@ -1,8 +1,8 @@
 import Geo
 import TransitModel
 
-/// The timetable the router reads: immutable flat arrays indexed by dense `Int32` ids,
-/// with offset tables for variable-length lists (as nigiri lays it out).
+/// The timetable the router reads: immutable flat arrays indexed by dense typed ids
+/// (`StopIndex`, `RouteIndex`, `TripIndex`, …: `Int32` each), with offset tables for variable-length lists (as nigiri lays it out).
 ///
 /// - Stops keep the indexes of `FeedSnapshot.stops` (so answers map back directly); only
 ///   boardable ones (location_type 0) are served by routes.
@@ -27,11 +27,11 @@ public final class Timetable: Sendable {
     // Stop -> whether vehicles stop there for boarding and alighting (location_type 0).
     public let stopBoardable: [Bool]
     // Stop -> feed index.
-    public let stopFeed: [Int32]
+    public let stopFeed: [FeedIndex]
     // Stop -> list of (route, position) pairs: offsets into stopRouteRoute / stopRoutePosition.
     public let stopRouteOffsets: [Int32]
-    public let stopRouteRoute: [Int32]
-    public let stopRoutePosition: [Int32]
+    public let stopRouteRoute: [RouteIndex]
+    public let stopRoutePosition: [RoutePosition]
     // Station -> its child stops (platforms, entrances, …).
     public let stationChildren: StationChildren
 
@@ -40,7 +40,7 @@ public final class Timetable: Sendable {
     public let routeCount: Int
     // Route -> list of stops: routeStops[routeStopOffsets[r] ..< routeStopOffsets[r + 1]].
     public let routeStopOffsets: [Int32]
-    public let routeStops: [Int32]
+    public let routeStops: [StopIndex]
     // Route stop position (same indexing as routeStops) -> boarding / alighting allowed.
     public let routeCanBoard: [Bool]
     public let routeCanAlight: [Bool]
@@ -54,9 +54,9 @@ public final class Timetable: Sendable {
     // Route -> time zone index (into timeZoneNames and dayBase).
     public let routeTimeZone: [Int32]
     // Route -> snapshot route index.
-    public let routeSourceRoute: [Int32]
+    public let routeSourceRoute: [SourceRouteIndex]
     // Route -> the service all its trips share.
-    public let routeService: [Int32]
+    public let routeService: [ServiceIndex]
     // Route stop position (same indexing as routeStops) -> shape_dist_traveled of its stop
     // time, or NaN (also when the route's trips do not all share one shape).
     public let routeStopShapeDistance: [Float]
@@ -70,11 +70,11 @@ public final class Timetable: Sendable {
 
     public let tripCount: Int
     // Trip (position in routeTrips order, i.e. routeTripOffsets[r] + j) -> service index.
-    public let tripService: [Int32]
+    public let tripService: [ServiceIndex]
     // Trip -> snapshot trip index.
-    public let tripSource: [Int32]
-    // Trip -> its shape (index in snapshot.shapeIds), or -1.
-    public let tripShape: [Int32]
+    public let tripSource: [SourceTripIndex]
+    // Trip -> its shape (index in snapshot.shapeIds), or `ShapeIndex.noShape` (`shape(ofTrip:)` says nil).
+    public let tripShape: [ShapeIndex]
 
     // MARK: Service days
 
@@ -97,7 +97,7 @@ public final class Timetable: Sendable {
     // Stop -> footpath candidates to other stops: footTarget[footOffsets[s] ..< footOffsets[s + 1]],
     // those with a transfers.txt rule first, then the others by beeline (footIn likewise).
     public let footOffsets: [Int32]
-    public let footTarget: [Int32]
+    public let footTarget: [StopIndex]
     // Footpath -> beeline meters (geodesic, WGS84).
     public let footBeeline: [Double]
     // Footpath -> rule from transfers.txt (TransferRule raw value) and min_transfer_time (seconds, 0 if none).
@@ -107,7 +107,7 @@ public final class Timetable: Sendable {
     public let footInOffsets: [Int32]
     public let footIn: [Int32]
     // Footpath -> its origin stop.
-    public let footSource: [Int32]
+    public let footSource: [StopIndex]
     // Stop -> rule for changing at the stop itself, and its min_transfer_time.
     public let sameStopRule: [UInt8]
     public let sameStopMinTime: [Int32]
@@ -126,15 +126,15 @@ public final class Timetable: Sendable {
     /// Problems met while building (trips left out, …), for the caller to report.
     public let warnings: [String]
 
-    init(stopCount: Int, stopLatitude: [Double], stopLongitude: [Double], stopBoardable: [Bool], stopFeed: [Int32],
-         stopRouteOffsets: [Int32], stopRouteRoute: [Int32], stopRoutePosition: [Int32], stationChildren: StationChildren,
-         routeStopOffsets: [Int32], routeStops: [Int32], routeCanBoard: [Bool], routeCanAlight: [Bool],
+    init(stopCount: Int, stopLatitude: [Double], stopLongitude: [Double], stopBoardable: [Bool], stopFeed: [FeedIndex],
+         stopRouteOffsets: [Int32], stopRouteRoute: [RouteIndex], stopRoutePosition: [RoutePosition], stationChildren: StationChildren,
+         routeStopOffsets: [Int32], routeStops: [StopIndex], routeCanBoard: [Bool], routeCanAlight: [Bool],
          routeTripOffsets: [Int32], routeTimeOffsets: [Int32], departures: [Int32], arrivals: [Int32],
-         routeTimeZone: [Int32], routeSourceRoute: [Int32], routeService: [Int32],
-         routeStopShapeDistance: [Float], tripService: [Int32], tripShape: [Int32], tripSource: [Int32],
+         routeTimeZone: [Int32], routeSourceRoute: [SourceRouteIndex], routeService: [ServiceIndex],
+         routeStopShapeDistance: [Float], tripService: [ServiceIndex], tripShape: [ShapeIndex], tripSource: [SourceTripIndex],
          firstDay: ServiceDate, dayCount: Int, serviceWords: Int, serviceDays: [UInt64],
          timeZoneNames: [String], dayBase: [Int64], footpathBeelineMeters: Double,
-         footOffsets: [Int32], footTarget: [Int32], footBeeline: [Double], footRule: [UInt8], footMinTime: [Int32],
+         footOffsets: [Int32], footTarget: [StopIndex], footBeeline: [Double], footRule: [UInt8], footMinTime: [Int32],
          sameStopRule: [UInt8], sameStopMinTime: [Int32], stopGrids: [StopGrid], snapshot: FeedSnapshot, shapes: ShapeStore, warnings: [String]) {
         self.stopCount = stopCount; self.stopLatitude = stopLatitude; self.stopLongitude = stopLongitude
         self.stopBoardable = stopBoardable; self.stopFeed = stopFeed
@@ -164,14 +164,14 @@ public final class Timetable: Sendable {
         self.footOffsets = footOffsets; self.footTarget = footTarget; self.footBeeline = footBeeline
         self.footRule = footRule; self.footMinTime = footMinTime
         // Incoming footpaths, for searches that run backwards in time.
-        var source = [Int32](repeating: 0, count: footTarget.count)
-        for a in 0..<stopCount { for f in Int(footOffsets[a])..<Int(footOffsets[a + 1]) { source[f] = Int32(a) } }
+        var source = [StopIndex](repeating: StopIndex(0), count: footTarget.count)
+        for a in 0..<stopCount { for f in Int(footOffsets[a])..<Int(footOffsets[a + 1]) { source[f] = StopIndex(a) } }
         var inOffsets = [Int32](repeating: 0, count: stopCount + 1)
-        for b in footTarget { inOffsets[Int(b) + 1] += 1 }
+        for b in footTarget { inOffsets[b.index + 1] += 1 }
         for i in 0..<stopCount { inOffsets[i + 1] += inOffsets[i] }
         var inList = [Int32](repeating: 0, count: footTarget.count)
         var fill = inOffsets
-        for f in 0..<footTarget.count { let b = Int(footTarget[f]); inList[Int(fill[b])] = Int32(f); fill[b] += 1 }
+        for f in 0..<footTarget.count { let b = footTarget[f].index; inList[Int(fill[b])] = Int32(f); fill[b] += 1 }
         // Like the outgoing ones: with a rule first, then by length (the order in which
         // backward searches relax them, through `FootpathCosts`).
         for b in 0..<stopCount {
@@ -189,9 +189,9 @@ public final class Timetable: Sendable {
 
     /// Whether service `s` runs on day `day` (days since `firstDay`).
     @inlinable
-    public func serviceRuns(_ s: Int32, day: Int) -> Bool {
+    public func serviceRuns(_ s: ServiceIndex, day: Int) -> Bool {
         guard day >= 0 && day < dayCount else { return false }
-        return serviceDays[Int(s) * serviceWords + day >> 6] & (1 << UInt64(day & 63)) != 0
+        return serviceDays[s.index * serviceWords + day >> 6] & (1 << UInt64(day & 63)) != 0
     }
 
     /// Route -> whether its service runs on any day of the timetable.
@@ -204,18 +204,18 @@ public final class Timetable: Sendable {
         let routes = routes ?? routesWithService()
         var served = [Bool](repeating: false, count: stopCount)
         for r in 0..<routeCount where routes[r] {
-            for i in Int(routeStopOffsets[r])..<Int(routeStopOffsets[r + 1]) { served[Int(routeStops[i])] = true }
+            for i in Int(routeStopOffsets[r])..<Int(routeStopOffsets[r + 1]) { served[routeStops[i].index] = true }
         }
         return served
     }
 
     /// The feed routes (`snapshot.routes` indices) through these stops, each once, in the
     /// order met: what a stop search lists for a stop or a station with its platforms.
-    public func sourceRoutes(through stops: [Int32]) -> [Int32] {
-        var seen = Set<Int32>(), out: [Int32] = []
+    public func sourceRoutes(through stops: [StopIndex]) -> [SourceRouteIndex] {
+        var seen = Set<SourceRouteIndex>(), out: [SourceRouteIndex] = []
         for s in stops {
-            for i in Int(stopRouteOffsets[Int(s)])..<Int(stopRouteOffsets[Int(s) + 1]) {
-                let source = routeSourceRoute[Int(stopRouteRoute[i])]
+            for i in Int(stopRouteOffsets[s.index])..<Int(stopRouteOffsets[s.index + 1]) {
+                let source = routeSourceRoute[stopRouteRoute[i].index]
                 if seen.insert(source).inserted { out.append(source) }
             }
         }
@@ -223,14 +223,38 @@ public final class Timetable: Sendable {
     }
 
     /// The coordinate of a stop, if known.
-    public func coordinate(ofStop s: Int32) -> Coordinate? {
-        let lat = stopLatitude[Int(s)], lon = stopLongitude[Int(s)]
+    public func coordinate(ofStop s: StopIndex) -> Coordinate? {
+        let lat = stopLatitude[s.index], lon = stopLongitude[s.index]
         return lat.isNaN || lon.isNaN ? nil : Coordinate(latitude: lat, longitude: lon)
     }
 
+    /// The shape trip `t` follows, if it names one.
+    public func shape(ofTrip t: TripIndex) -> ShapeIndex? {
+        let shape = tripShape[t.index]
+        return shape == .noShape ? nil : shape
+    }
+
+    /// The stop at `position` on route `r`.
+    @inlinable
+    public func stop(onRoute r: RouteIndex, at position: RoutePosition) -> StopIndex {
+        routeStops[Int(routeStopOffsets[r.index]) + position.index]
+    }
+
+    /// Route `r`'s stops, in order (indexed from `routeStopOffsets[r]`, not 0).
+    @inlinable
+    public func stops(onRoute r: RouteIndex) -> ArraySlice<StopIndex> {
+        routeStops[Int(routeStopOffsets[r.index])..<Int(routeStopOffsets[r.index + 1])]
+    }
+
+    /// The timetable trip that is the `j`-th (0-based, by departure) of route `r`.
+    @inlinable
+    public func trip(_ j: Int, ofRoute r: RouteIndex) -> TripIndex {
+        TripIndex(raw: routeTripOffsets[r.index] &+ Int32(truncatingIfNeeded: j))
+    }
+
     /// Boardable stops within `beelineMeters` of `point` (geodesic), nearest first.
-    public func stopsNear(_ point: Coordinate, beelineMeters: Double) -> [(stop: Int32, meters: Double)] {
-        var out: [(stop: Int32, meters: Double)] = []
+    public func stopsNear(_ point: Coordinate, beelineMeters: Double) -> [(stop: StopIndex, meters: Double)] {
+        var out: [(stop: StopIndex, meters: Double)] = []
         for grid in stopGrids { grid.stopsNear(point, beelineMeters: beelineMeters, timetable: self, into: &out) }
         return out.sorted { ($0.meters, $0.stop) < ($1.meters, $1.stop) }
     }
@@ -240,10 +264,10 @@ public final class Timetable: Sendable {
     /// Each grid's nearest point in its projection is a first guess; only grids whose guess
     /// is competitive are searched exactly (refining in a grid on another continent would
     /// measure the distance to every one of its stops).
-    public func nearestStop(_ point: Coordinate) -> (stop: Int32, meters: Double)? {
+    public func nearestStop(_ point: Coordinate) -> (stop: StopIndex, meters: Double)? {
         let guesses = stopGrids.map { $0.roughNearest(point, timetable: self) }
         guard let bestGuess = guesses.compactMap({ $0?.meters }).min() else { return nil }
-        var best: (stop: Int32, meters: Double)?
+        var best: (stop: StopIndex, meters: Double)?
         for (grid, guess) in zip(stopGrids, guesses) {
             guard let guess, guess.meters <= bestGuess * 1.05 + 10 else { continue }
             let n = grid.nearest(point, from: guess, timetable: self)
@@ -274,16 +298,16 @@ public final class StopGrid: @unchecked Sendable {
     let projection: LocalProjection
     let grid: GridIndex
     /// Grid point -> stop index.
-    let stops: [Int32]
+    let stops: [StopIndex]
 
-    init(projection: LocalProjection, grid: GridIndex, stops: [Int32]) {
+    init(projection: LocalProjection, grid: GridIndex, stops: [StopIndex]) {
         self.projection = projection
         self.grid = grid
         self.stops = stops
     }
 
     func stopsNear(_ point: Coordinate, beelineMeters: Double, timetable: Timetable,
-                   into out: inout [(stop: Int32, meters: Double)]) {
+                   into out: inout [(stop: StopIndex, meters: Double)]) {
         let p = projection.project(point)
         guard p.x.isFinite && p.y.isFinite else { return }
         // The projection is equidistant from its centre only; elsewhere it distorts by a
@@ -296,7 +320,7 @@ public final class StopGrid: @unchecked Sendable {
     }
 
     /// The stop nearest in the projection, with its exact distance (a first guess).
-    func roughNearest(_ point: Coordinate, timetable: Timetable) -> (stop: Int32, meters: Double)? {
+    func roughNearest(_ point: Coordinate, timetable: Timetable) -> (stop: StopIndex, meters: Double)? {
         let p = projection.project(point)
         guard p.x.isFinite && p.y.isFinite, let i = grid.nearest(x: p.x, y: p.y) else { return nil }
         let s = stops[Int(i)]
@@ -305,7 +329,7 @@ public final class StopGrid: @unchecked Sendable {
 
     /// The exact nearest stop, refining `guess` (from `roughNearest`): every stop within
     /// its distance plus the projection's margin is measured.
-    func nearest(_ point: Coordinate, from guess: (stop: Int32, meters: Double), timetable: Timetable) -> (stop: Int32, meters: Double) {
+    func nearest(_ point: Coordinate, from guess: (stop: StopIndex, meters: Double), timetable: Timetable) -> (stop: StopIndex, meters: Double) {
         let p = projection.project(point)
         var best = guess
         for j in grid.within(x: p.x, y: p.y, radiusMeters: guess.meters * 1.05 + 10) {
@@ -322,16 +346,16 @@ public final class StopGrid: @unchecked Sendable {
 /// than by a scan of all stops wherever a station is expanded.
 public struct StationChildren: Sendable {
     private let offsets: [Int32]
-    private let list: [Int32]
+    private let list: [StopIndex]
 
     public init(_ stops: [FeedSnapshot.Stop]) {
         var offsets = [Int32](repeating: 0, count: stops.count + 1)
         for stop in stops where stop.parent >= 0 { offsets[Int(stop.parent) + 1] += 1 }
         for i in 0..<stops.count { offsets[i + 1] += offsets[i] }
-        var list = [Int32](repeating: 0, count: Int(offsets[stops.count]))
+        var list = [StopIndex](repeating: StopIndex(0), count: Int(offsets[stops.count]))
         var fill = offsets
         for (i, stop) in stops.enumerated() where stop.parent >= 0 {
-            list[Int(fill[Int(stop.parent)])] = Int32(i)
+            list[Int(fill[Int(stop.parent)])] = StopIndex(i)
             fill[Int(stop.parent)] += 1
         }
         self.offsets = offsets
@@ -339,7 +363,7 @@ public struct StationChildren: Sendable {
     }
 
     /// The child stops of `station` (none for a stop that is no one's parent).
-    public subscript(station: Int32) -> ArraySlice<Int32> {
-        list[Int(offsets[Int(station)])..<Int(offsets[Int(station) + 1])]
+    public subscript(station: StopIndex) -> ArraySlice<StopIndex> {
+        list[Int(offsets[station.index])..<Int(offsets[station.index + 1])]
     }
 }

@@ -78,6 +78,9 @@ public enum TimetableBuilder {
         // route keeps shape_dist_traveled only while all its trips share one shape.
         struct PatternKey: Hashable { var route: Int32; var service: Int32; var stops: [Int32]; var board: [Bool]; var alight: [Bool] }
         var patternIndex: [PatternKey: Int] = [:]
+        // A pattern's shape when its trips follow different ones (negative like the
+        // snapshot's "no shape", which is all `pattern.shape >= 0` asks).
+        let mixedShapes = Int32(-1_000_000_001)
         var patterns: [(key: PatternKey, runs: [Run], shape: Int32, shapeDistance: [Double])] = []
         var frequenciesByTrip: [Int32: [FeedSnapshot.Frequency]] = [:]
         for f in s.frequencies { frequenciesByTrip[f.trip, default: []].append(f) }
@@ -107,7 +110,7 @@ public enum TimetableBuilder {
             let p: Int
             if let existing = patternIndex[key] {
                 p = existing
-                if patterns[p].shape != shape { patterns[p].shape = -2 }  // mixed: no shared distances
+                if patterns[p].shape != shape { patterns[p].shape = mixedShapes }  // no shared distances
             } else {
                 p = patterns.count; patternIndex[key] = p; patterns.append((key, [], shape, keptDistance))
             }
@@ -133,8 +136,8 @@ public enum TimetableBuilder {
         // Routes: each pattern split so that no trip overtakes another (FIFO at every stop).
         var routeStopOffsets: [Int32] = [0], routeStops: [Int32] = [], canBoard: [Bool] = [], canAlight: [Bool] = []
         var routeTripOffsets: [Int32] = [0], routeTimeOffsets: [Int32] = [0], departures: [Int32] = [], arrivals: [Int32] = []
-        var routeTimeZone: [Int32] = [], routeSource: [Int32] = [], tripService: [Int32] = [], tripSource: [Int32] = []
-        var routeService: [Int32] = [], routeStopShapeDistance: [Float] = [], tripShape: [Int32] = []
+        var routeTimeZone: [Int32] = [], routeSource: [SourceRouteIndex] = [], tripService: [ServiceIndex] = [], tripSource: [SourceTripIndex] = []
+        var routeService: [ServiceIndex] = [], routeStopShapeDistance: [Float] = [], tripShape: [ShapeIndex] = []
         for pattern in patterns {
             let runs = pattern.runs.sorted { a, b in
                 for i in 0..<a.dep.count where a.dep[i] != b.dep[i] { return a.dep[i] < b.dep[i] }
@@ -162,11 +165,15 @@ public enum TimetableBuilder {
                     for run in group { departures.append(run.dep[i]); arrivals.append(run.arr[i]) }
                 }
                 routeTimeOffsets.append(Int32(departures.count))
-                for run in group { tripService.append(run.service); tripSource.append(run.trip); tripShape.append(s.trips[Int(run.trip)].shape) }
+                for run in group {
+                    tripService.append(ServiceIndex(raw: run.service)); tripSource.append(SourceTripIndex(raw: run.trip))
+                    let shape = s.trips[Int(run.trip)].shape
+                    tripShape.append(shape >= 0 ? ShapeIndex(raw: shape) : .noShape)
+                }
                 routeTripOffsets.append(Int32(tripService.count))
                 routeTimeZone.append(routeTZ[Int(pattern.key.route)])
-                routeSource.append(pattern.key.route)
-                routeService.append(pattern.key.service)
+                routeSource.append(SourceRouteIndex(raw: pattern.key.route))
+                routeService.append(ServiceIndex(raw: pattern.key.service))
                 routeStopShapeDistance += pattern.shape >= 0 ? pattern.shapeDistance.map { Float($0) }
                     : Array(repeating: .nan, count: pattern.key.stops.count)
             }
@@ -177,15 +184,15 @@ public enum TimetableBuilder {
         var stopRouteCount = [Int32](repeating: 0, count: stopCount + 1)
         for stop in routeStops { stopRouteCount[Int(stop) + 1] += 1 }
         for i in 0..<stopCount { stopRouteCount[i + 1] += stopRouteCount[i] }
-        var stopRouteRoute = [Int32](repeating: 0, count: routeStops.count)
-        var stopRoutePosition = stopRouteRoute
+        var stopRouteRoute = [RouteIndex](repeating: RouteIndex(0), count: routeStops.count)
+        var stopRoutePosition = [RoutePosition](repeating: RoutePosition(0), count: routeStops.count)
         var fill = stopRouteCount
         for r in 0..<routeCount {
             let start = Int(routeStopOffsets[r])
             for pos in 0..<(Int(routeStopOffsets[r + 1]) - start) {
                 let stop = Int(routeStops[start + pos])
-                stopRouteRoute[Int(fill[stop])] = Int32(r)
-                stopRoutePosition[Int(fill[stop])] = Int32(pos)
+                stopRouteRoute[Int(fill[stop])] = RouteIndex(r)
+                stopRoutePosition[Int(fill[stop])] = RoutePosition(pos)
                 fill[stop] += 1
             }
         }
@@ -201,7 +208,7 @@ public enum TimetableBuilder {
             switch st.locationType {
             case 0: return (boardable[Int(stop)] ? [stop] : [], true)
             case 1:
-                return (stationChildren[stop].filter { boardable[Int($0)] }, false)
+                return (stationChildren[StopIndex(raw: stop)].filter { boardable[$0.index] }.map(\.raw), false)
             default: return ([], true)
             }
         }
@@ -257,8 +264,8 @@ public enum TimetableBuilder {
         }
 
         return Timetable(stopCount: stopCount, stopLatitude: lat, stopLongitude: lon, stopBoardable: boardable,
-                         stopFeed: stopFeed, stopRouteOffsets: stopRouteCount, stopRouteRoute: stopRouteRoute,
-                         stopRoutePosition: stopRoutePosition, stationChildren: stationChildren, routeStopOffsets: routeStopOffsets, routeStops: routeStops,
+                         stopFeed: stopFeed.map(FeedIndex.init(raw:)), stopRouteOffsets: stopRouteCount, stopRouteRoute: stopRouteRoute,
+                         stopRoutePosition: stopRoutePosition, stationChildren: stationChildren, routeStopOffsets: routeStopOffsets, routeStops: routeStops.map(StopIndex.init(raw:)),
                          routeCanBoard: canBoard, routeCanAlight: canAlight, routeTripOffsets: routeTripOffsets,
                          routeTimeOffsets: routeTimeOffsets, departures: departures, arrivals: arrivals,
                          routeTimeZone: routeTimeZone, routeSourceRoute: routeSource, routeService: routeService,
@@ -266,7 +273,7 @@ public enum TimetableBuilder {
                          tripSource: tripSource, firstDay: firstDay, dayCount: dayCount, serviceWords: words,
                          serviceDays: serviceDays, timeZoneNames: tzNames, dayBase: dayBase,
                          footpathBeelineMeters: options.footpathBeelineMeters, footOffsets: footOffsets,
-                         footTarget: footTarget, footBeeline: footBeeline, footRule: footRule, footMinTime: footMinTime,
+                         footTarget: footTarget.map(StopIndex.init(raw:)), footBeeline: footBeeline, footRule: footRule, footMinTime: footMinTime,
                          sameStopRule: sameRule, sameStopMinTime: sameMin, stopGrids: grids, snapshot: metadata(snapshot), shapes: ShapeStore(snapshot),
                          warnings: warnings)
     }
@@ -389,7 +396,7 @@ public enum TimetableBuilder {
                     if d <= radius { pairs[a].append((Int32(b), d)) }
                 }
             }
-            grids.append(StopGrid(projection: projection, grid: grid, stops: members.map(Int32.init)))
+            grids.append(StopGrid(projection: projection, grid: grid, stops: members.map(StopIndex.init)))
         }
         return (grids, pairs)
     }

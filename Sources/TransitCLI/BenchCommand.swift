@@ -80,7 +80,7 @@ struct BenchCommand: ParsableCommand {
             var rng = SeededRandom(seed: seed)
             var stopsByFeed: [[Int]] = Array(repeating: [], count: tt.snapshot.feedIds.count)
             for s in 0..<tt.stopCount where tt.stopBoardable[s] && tt.stopRouteOffsets[s + 1] > tt.stopRouteOffsets[s] {
-                stopsByFeed[Int(tt.stopFeed[s])].append(s)
+                stopsByFeed[tt.stopFeed[s].index].append(s)
             }
             let feeds = stopsByFeed.indices.filter { !stopsByFeed[$0].isEmpty }
             let feedDays = eventsByFeed.map { e in e.indices.max { e[$0] < e[$1] } ?? 0 }
@@ -88,7 +88,7 @@ struct BenchCommand: ParsableCommand {
                 let stops = stopsByFeed[feed]
                 let s = stops[Int(rng.next() % UInt64(stops.count))]
                 if rng.next() % 2 == 0 { return .stop(feed: tt.snapshot.feedIds[feed], id: tt.snapshot.stops[s].stopId) }
-                let c = Geodesic.destination(from: tt.coordinate(ofStop: Int32(s))!, azimuthDegrees: Double(rng.next() % 360),
+                let c = Geodesic.destination(from: tt.coordinate(ofStop: StopIndex(s))!, azimuthDegrees: Double(rng.next() % 360),
                                              meters: Double(rng.next() % 500))
                 return .coordinate(c)
             }
@@ -168,7 +168,7 @@ struct BenchCommand: ParsableCommand {
     private func stopEventsPerFeedAndDay(_ tt: Timetable) -> [[Int]] {
         var events = [[Int]](repeating: [Int](repeating: 0, count: tt.dayCount), count: tt.snapshot.feedIds.count)
         for r in 0..<tt.routeCount {
-            let feed = Int(tt.snapshot.routes[Int(tt.routeSourceRoute[r])].feed)
+            let feed = Int(tt.snapshot.routes[tt.routeSourceRoute[r].index].feed)
             let stops = Int(tt.routeStopOffsets[r + 1] - tt.routeStopOffsets[r])
             // One service per route: every trip of the route runs on the same days.
             let trips = Int(tt.routeTripOffsets[r + 1] - tt.routeTripOffsets[r])

@@ -91,11 +91,11 @@ final class LocalBackend: PlanBackend {
     func search(_ text: String) throws -> [StopCandidate] {
         let tt = planner.timetable, s = tt.snapshot
         return stops.search(text, limit: 30).map { m in
-            let st = s.stops[Int(m.stop)]
+            let st = s.stops[m.stop.index]
             var members = [m.stop]
             if st.locationType == 1 { members += tt.stationChildren[m.stop] }
             let routes = tt.sourceRoutes(through: members).map { source -> (mode: String, name: String) in
-                let r = s.routes[Int(source)]
+                let r = s.routes[source.index]
                 return (LegMode(routeType: Int(r.type)).noun, r.shortName.flatMap { $0.isEmpty ? nil : $0 } ?? r.longName ?? r.routeId)
             }
             return StopCandidate(feed: s.feedIds[Int(st.feed)], id: st.stopId, name: st.name,
@@ -106,7 +106,7 @@ final class LocalBackend: PlanBackend {
 
     func stopName(feed: String?, id: String) throws -> String? {
         guard let i = try? planner.resolveStop(feed, id) else { return nil }
-        return planner.timetable.snapshot.stops[Int(i)].name
+        return planner.timetable.snapshot.stops[i.index].name
     }
 
     func answer(_ r: PlanRequest) throws -> PlanReply {
@@ -128,7 +128,7 @@ final class LocalBackend: PlanBackend {
     func period(near place: Place) -> (first: ServiceDate, last: ServiceDate)? {
         let tt = planner.timetable
         if let c = try? planner.coordinate(of: place), let n = tt.nearestStop(c),
-           let p = planner.servicePeriods[Int(tt.snapshot.stops[Int(n.stop)].feed)] { return p }
+           let p = planner.servicePeriods[Int(tt.snapshot.stops[n.stop.index].feed)] { return p }
         let all = planner.servicePeriods.compactMap { $0 }
         guard let first = all.map(\.first).min(), let last = all.map(\.last).max() else { return nil }
         return (first, last)

@@ -78,13 +78,13 @@ import FoundationXML
     static func expectedLines(_ tt: Timetable, _ regions: [CoverageRegion]) -> (count: Int, colors: Set<String>) {
         let feeds = Set(regions.compactMap { r in tt.snapshot.feedIds.firstIndex(of: r.feedId).map(Int32.init) })
         let served = Set(regions.flatMap(\.servedStops))
-        var shapes = Set<Int32>(), sequences = Set<[Int32]>(), colors = Set<String>()
+        var shapes = Set<ShapeIndex>(), sequences = Set<[StopIndex]>(), colors = Set<String>()
         for r in 0..<tt.routeCount {
-            let route = tt.snapshot.routes[Int(tt.routeSourceRoute[r])]
+            let route = tt.snapshot.routes[tt.routeSourceRoute[r].index]
             let stops = Array(tt.routeStops[Int(tt.routeStopOffsets[r])..<Int(tt.routeStopOffsets[r + 1])])
             guard feeds.contains(route.feed), stops.contains(where: served.contains) else { continue }
-            let shape = tt.tripShape[Int(tt.routeTripOffsets[r])]
-            let added = shape >= 0 && tt.shapes.points(Int(shape)).count >= 2 ? shapes.insert(shape).inserted : sequences.insert(stops).inserted
+            let shape = tt.shape(ofTrip: TripIndex(raw: tt.routeTripOffsets[r]))
+            let added = if let shape, tt.shapes.points(shape).count >= 2 { shapes.insert(shape).inserted } else { sequences.insert(stops).inserted }
             if added { colors.insert(route.color.map { "#" + $0.lowercased() } ?? "grey") }
         }
         return (shapes.count + sequences.count, colors)

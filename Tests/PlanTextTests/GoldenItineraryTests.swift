@@ -71,7 +71,7 @@ import TransitTesting
             // stops are. The document made in process is the one a server's JSON reads back as.
             func name(_ p: String) -> String {
                 guard case .stop(let feed, let id)? = Place.parse(p), let i = try? planner.resolveStop(feed, id) else { return p }
-                return snapshot.stops[Int(i)].name
+                return snapshot.stops[i.index].name
             }
             switch planner.answer(query) {
             case .itineraries(let answer):

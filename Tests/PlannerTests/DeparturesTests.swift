@@ -22,7 +22,7 @@ import TransitTesting
             reference = ReferenceDepartures(snapshot)
         }
 
-        func stop(_ id: String) throws -> Int32 { try planner.resolveStop(nil, id) }
+        func stop(_ id: String) throws -> StopIndex { try planner.resolveStop(nil, id) }
     }
 
     static let bart = Fixture(try! FeedFixtures.bundledFeed("bart-2018"), "bart")
@@ -38,7 +38,7 @@ import TransitTesting
             let tt = f.planner.timetable, stops = tt.snapshot.stops
             var scanned = [[Int32]](repeating: [], count: stops.count)
             for (i, st) in stops.enumerated() where st.parent >= 0 { scanned[Int(st.parent)].append(Int32(i)) }
-            let wrong = stops.indices.filter { Array(tt.stationChildren[Int32($0)]) != scanned[$0] }
+            let wrong = stops.indices.filter { tt.stationChildren[StopIndex($0)].map(\.raw) != scanned[$0] }
             #expect(wrong.isEmpty, "\(wrong.prefix(5).map { stops[$0].stopId })")
             stations += scanned.filter { !$0.isEmpty }.count
         }
@@ -54,18 +54,18 @@ import TransitTesting
 
     /// Departures from `stop` in [t, t + window] both ways, compared; returns how many.
     @discardableResult
-    static func compare(_ f: Fixture, stop: Int32, time: QueryTime, t: Int64, window: Int) -> Int {
-        let tt = f.planner.timetable, stops = tt.snapshot.stops
-        let got = f.planner.departures(stop: stop, after: time, limit: 100_000, withinSeconds: window)
+    static func compare(_ f: Fixture, stop index: StopIndex, time: QueryTime, t: Int64, window: Int) -> Int {
+        let tt = f.planner.timetable, stops = tt.snapshot.stops, stop = index.raw
+        let got = f.planner.departures(stop: index, after: time, limit: 100_000, withinSeconds: window)
         let platforms = stops[Int(stop)].locationType == 1
             ? stops.indices.filter { stops[$0].parent == stop && tt.stopBoardable[$0] }.map(Int32.init) : [stop]
         let zone = TimeZone(identifier: f.planner.feedTimeZone(stops[Int(stop)].feed))!
         let expected = f.reference.departures(platforms, from: t, to: t + Int64(window), zone: zone)
-        let keys = got.map { Key(time: $0.time, trip: $0.tripId, date: $0.serviceDate, stop: $0.stop) }
+        let keys = got.map { Key(time: $0.time, trip: $0.tripId, date: $0.serviceDate, stop: $0.stop.raw) }
         #expect(keys.sorted() == expected.sorted(), "\(stops[Int(stop)].stopId) at \(t) +\(window): \(Set(keys).symmetricDifference(expected).sorted().prefix(5))")
         checkShape(got, t: t, window: window, limit: 100_000)
         // A smaller limit is the start of the same list.
-        let few = f.planner.departures(stop: stop, after: time, limit: 7, withinSeconds: window)
+        let few = f.planner.departures(stop: index, after: time, limit: 7, withinSeconds: window)
         #expect(few == Array(got.prefix(7)))
         return got.count
     }
@@ -95,11 +95,11 @@ import TransitTesting
         var rng = SeededRandom(seed: 2024)
         var total = 0
         for q in 0..<20 {
-            let stop = Int32(stops[Int.random(in: 0..<stops.count, using: &rng)])
+            let stop = StopIndex(stops[Int.random(in: 0..<stops.count, using: &rng)])
             let day = Int.random(in: dates.2, using: &rng)
             let seconds = Int.random(in: 0..<86_400, using: &rng)
             let window = [900, 3600, 4 * 3600, 10 * 3600][q % 4]
-            let zone = TimeZone(identifier: f.planner.feedTimeZone(tt.stopFeed[Int(stop)]))!
+            let zone = TimeZone(identifier: f.planner.feedTimeZone(tt.stopFeed[stop.index].raw))!
             let t = ReferenceDepartures.instant(dates.0, dates.1, day, seconds, zone)
             // Half as a local time, half as an instant.
             let time: QueryTime = q % 2 == 0
@@ -144,8 +144,8 @@ import TransitTesting
             #expect(!own.isEmpty && own.allSatisfy { $0.stop == p })
             merged += own
         }
-        #expect(Set(merged.map { Key(time: $0.time, trip: $0.tripId, date: $0.serviceDate, stop: $0.stop) })
-                == Set(all.map { Key(time: $0.time, trip: $0.tripId, date: $0.serviceDate, stop: $0.stop) }))
+        #expect(Set(merged.map { Key(time: $0.time, trip: $0.tripId, date: $0.serviceDate, stop: $0.stop.raw) })
+                == Set(all.map { Key(time: $0.time, trip: $0.tripId, date: $0.serviceDate, stop: $0.stop.raw) }))
         #expect(f.planner.departures(stop: try f.stop("ENT_A01_C01_N"), after: .instant(t), limit: 1000, withinSeconds: 3600) == all)
         #expect(all.allSatisfy { $0.mode == .subway && $0.headsign != nil && $0.routeColor != nil })
     }
@@ -164,8 +164,8 @@ import TransitTesting
         Self.checkShape(short, t: t, window: 300, limit: 100)
         #expect(f.planner.departures(stop: stop, after: .instant(t), limit: 0).isEmpty)
         #expect(f.planner.departures(stop: stop, after: .instant(t), withinSeconds: -1).isEmpty)
-        #expect(f.planner.departures(stop: -1, after: .instant(t)).isEmpty)
-        #expect(f.planner.departures(stop: Int32(f.planner.timetable.stopCount), after: .instant(t)).isEmpty)
+        #expect(f.planner.departures(stop: StopIndex(raw: -1), after: .instant(t)).isEmpty)
+        #expect(f.planner.departures(stop: StopIndex(f.planner.timetable.stopCount), after: .instant(t)).isEmpty)
         #expect(f.planner.departures(stop: stop, after: .local(year: 2018, month: 2, day: 30, hour: 8, minute: 0, second: 0)).isEmpty)
         #expect(f.planner.departures(stop: stop, after: .local(year: 2018, month: 6, day: 5, hour: .max, minute: 0, second: 0)).isEmpty)
         // Outside the feed's period: nothing, no crash.
@@ -190,7 +190,7 @@ import TransitTesting
         let t = ReferenceDepartures.instant(2008, 6, 2, 5 * 3600, zone)
         var total = 0
         for stop in (0..<f.planner.timetable.stopCount).filter({ f.planner.timetable.stopBoardable[$0] }) {
-            total += Self.compare(f, stop: Int32(stop), time: .instant(t), t: t, window: 18 * 3600)
+            total += Self.compare(f, stop: StopIndex(stop), time: .instant(t), t: t, window: 18 * 3600)
         }
         #expect(total > 100)
     }

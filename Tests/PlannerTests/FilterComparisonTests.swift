@@ -29,8 +29,8 @@ import TransitTesting
         let routeOK = snapshot.routes.map { _ in Double.random(in: 0..<1, using: &rng) < 0.8 }
         let tripOK = snapshot.trips.map { _ in Double.random(in: 0..<1, using: &rng) < 0.7 }
         let stopOK = snapshot.stops.map { _ in Double.random(in: 0..<1, using: &rng) < 0.9 }
-        let filter = RideFilter(routes: tt.routeSourceRoute.map { routeOK[Int($0)] },
-                                trips: tt.tripSource.map { tripOK[Int($0)] }, stops: stopOK)
+        let filter = RideFilter(routes: tt.routeSourceRoute.map { routeOK[$0.index] },
+                                trips: tt.tripSource.map { tripOK[$0.index] }, stops: stopOK)
         let reference = ReferenceRouter(snapshot: snapshot.restricted(trip: { routeOK[Int(snapshot.trips[$0].route)] && tripOK[$0] },
                                                                       stop: { stopOK[$0] }))
         let stops = ReferenceComparisonTests.servedStops(tt)

@@ -30,7 +30,7 @@ import TransitTesting
     static func randomPlace(_ stops: [Int], _ snapshot: FeedSnapshot, _ tt: Timetable, _ rng: inout SeededRandom) -> Place {
         let s = stops[Int.random(in: 0..<stops.count, using: &rng)]
         if Bool.random(using: &rng) { return .stop(feed: nil, id: snapshot.stops[s].stopId) }
-        return .coordinate(Geodesic.destination(from: tt.coordinate(ofStop: Int32(s))!,
+        return .coordinate(Geodesic.destination(from: tt.coordinate(ofStop: StopIndex(s))!,
                                                 azimuthDegrees: Double.random(in: 0..<360, using: &rng),
                                                 meters: Double.random(in: 0..<700, using: &rng)))
     }
@@ -286,7 +286,7 @@ import TransitTesting
     func regionEdge() throws {
         let tt = Self.planner.timetable
         let r = JourneyPlanner.coverageRadius
-        let stops = (0..<tt.stopCount).filter { tt.stopRouteOffsets[$0 + 1] > tt.stopRouteOffsets[$0] }.map { tt.coordinate(ofStop: Int32($0))! }
+        let stops = (0..<tt.stopCount).filter { tt.stopRouteOffsets[$0 + 1] > tt.stopRouteOffsets[$0] }.map { tt.coordinate(ofStop: StopIndex($0))! }
         // Dublin/Pleasanton, at the end of a line: points due east of it.
         let dubl = tt.coordinate(ofStop: try Self.planner.resolveStop(nil, "DUBL"))!
         func point(_ meters: Double) -> Coordinate { Geodesic.destination(from: dubl, azimuthDegrees: 90, meters: meters) }

@@ -89,7 +89,7 @@ import TransitTesting
         if Bool.random(using: &rng) {
             return (.stop(feed: nil, id: snapshot.stops[s].stopId), .stop(Int32(s)), "stop:\(snapshot.stops[s].stopId)")
         }
-        let p = Geodesic.destination(from: tt.coordinate(ofStop: Int32(s))!,
+        let p = Geodesic.destination(from: tt.coordinate(ofStop: StopIndex(s))!,
                                      azimuthDegrees: Double.random(in: 0..<360, using: &rng),
                                      meters: Double.random(in: 0..<900, using: &rng))
         return (.coordinate(p), .coordinate(latitude: p.latitude, longitude: p.longitude), "\(p.latitude),\(p.longitude)")

@@ -25,7 +25,7 @@ import TransitTesting
                                       sourceLocation: SourceLocation = #_sourceLocation) throws {
         let result = try n.plan("12TH", "SFIA", at: "8:30", on: date, arriveBy: arriveBy)
         let reference = ReferenceRouter(snapshot: snapshot)
-        let from = ReferencePlace.stop(n.stop("12TH")), to = ReferencePlace.stop(n.stop("SFIA"))
+        let from = ReferencePlace.stop(n.stop("12TH").raw), to = ReferencePlace.stop(n.stop("SFIA").raw)
         let theirs = (arriveBy ? reference.arriveBy(from: from, to: to, time: result.time)
                                : reference.departAt(from: from, to: to, time: result.time)).filter { $0.rides > 0 }
         let mine = result.journeys.filter { $0.rides > 0 }

@@ -23,7 +23,7 @@ import TransitTesting
             search = StopSearch(timetable: timetable)
         }
 
-        func stopId(_ m: StopMatch) -> String { timetable.snapshot.stops[Int(m.stop)].stopId }
+        func stopId(_ m: StopMatch) -> String { timetable.snapshot.stops[m.stop.index].stopId }
         func ids(_ query: String, feed: Int32? = nil, limit: Int = 10) -> [String] {
             search.search(query, feed: feed, limit: limit).map(stopId)
         }
@@ -121,7 +121,7 @@ import TransitTesting
         let snapshot = f.timetable.snapshot
         let gallery = f.search.search("Gallery", limit: 50)
         let station = try #require(snapshot.stops.firstIndex { $0.stopId == "STN_B01_F01" })
-        #expect(gallery.map(\.stop) == [Int32(station)], "\(gallery.map(f.stopId))")
+        #expect(gallery.map(\.stop) == [StopIndex(station)], "\(gallery.map(f.stopId))")
         #expect(f.first("gallery place")?.score == 4)
         // A platform the station's name does not match is found itself.
         #expect(f.ids("Gallery Place Red Line Track 2").first == "PF_B01_2")
@@ -130,11 +130,11 @@ import TransitTesting
         let served = f.timetable.stopsWithService()
         for q in ["a", "e", "st", "center", "platform", "entrance", "escalator", "line", "gallery pl", "metro"] {
             for m in f.search.search(q, limit: 500) {
-                let s = snapshot.stops[Int(m.stop)]
+                let s = snapshot.stops[m.stop.index]
                 if s.locationType == 1 {
-                    #expect(snapshot.stops.indices.contains { snapshot.stops[$0].parent == m.stop && served[$0] }, "\(s.stopId)")
+                    #expect(snapshot.stops.indices.contains { snapshot.stops[$0].parent == m.stop.raw && served[$0] }, "\(s.stopId)")
                 } else {
-                    #expect(s.locationType == 0 && served[Int(m.stop)], "\(q): \(s.stopId) is not a served stop")
+                    #expect(s.locationType == 0 && served[m.stop.index], "\(q): \(s.stopId) is not a served stop")
                 }
             }
         }
@@ -149,7 +149,7 @@ import TransitTesting
         #expect(f.ids("millbrae", feed: 0) == ["MLBR"])
         #expect(f.ids("millbrae", feed: 1) == ["Millbrae Caltrain"])
         #expect(f.ids("millbrae", feed: 2).isEmpty)
-        #expect(f.search.search("san", feed: 1, limit: 100).allSatisfy { f.timetable.snapshot.stops[Int($0.stop)].feed == 1 })
+        #expect(f.search.search("san", feed: 1, limit: 100).allSatisfy { f.timetable.snapshot.stops[$0.stop.index].feed == 1 })
     }
 
     @Test("empty and absurd queries")
@@ -189,9 +189,9 @@ import TransitTesting
         // Among stops of one name, the busier first (more routes), then by stop id.
         let tt = v.timetable, snapshot = tt.snapshot
         let served = tt.routesWithService()
-        func routes(_ s: Int32) -> Int {
-            Set((Int(tt.stopRouteOffsets[Int(s)])..<Int(tt.stopRouteOffsets[Int(s) + 1]))
-                .map { Int(tt.stopRouteRoute[$0]) }.filter { served[$0] }.map { tt.routeSourceRoute[$0] }).count
+        func routes(_ s: StopIndex) -> Int {
+            Set((Int(tt.stopRouteOffsets[s.index])..<Int(tt.stopRouteOffsets[s.index + 1]))
+                .map { tt.stopRouteRoute[$0].index }.filter { served[$0] }.map { tt.routeSourceRoute[$0] }).count
         }
         var checked = 0
         for name in Set(snapshot.stops.map(\.name)).sorted().prefix(300) {
@@ -200,7 +200,7 @@ import TransitTesting
             checked += 1
             for (a, b) in zip(same, same.dropFirst()) {
                 let ra = routes(a.stop), rb = routes(b.stop)
-                #expect(ra > rb || (ra == rb && snapshot.stops[Int(a.stop)].stopId < snapshot.stops[Int(b.stop)].stopId), "\(name)")
+                #expect(ra > rb || (ra == rb && snapshot.stops[a.stop.index].stopId < snapshot.stops[b.stop.index].stopId), "\(name)")
             }
         }
         #expect(checked > 50)
@@ -218,7 +218,7 @@ import TransitTesting
             let name = snapshot.stops[s].name
             let found = f.search.search(name, limit: 10_000)
             let station = snapshot.stops[s].parent
-            #expect(found.contains { $0.stop == Int32(s) || $0.stop == station }, "\(feed): \(name) (\(snapshot.stops[s].stopId))")
+            #expect(found.contains { $0.stop == StopIndex(s) || $0.stop.raw == station }, "\(feed): \(name) (\(snapshot.stops[s].stopId))")
             // Past 100 characters a query is cut: WMATA's longest platform names are not
             // read whole.
             if name.count <= StopSearch.maxQueryCharacters { #expect(found.first?.score == 4, "\(feed): \(name)") }

@@ -1,4 +1,5 @@
 import Raptor
+import TransitModel
 import Testing
 import TransitTesting
 
@@ -56,7 +57,7 @@ struct A03_FootpathTests {
     @Test func theFootpathLegSaysHowFarIsWalked() throws {
         // The transfer leg: from C to D, 390 m walked (300 m × 1.3), ready 414 s after alighting.
         let n = try Self.network(gap: 300, r2Departure: "0:16:54")
-        let transfers = try n.search("A", "F", at: utc("0:00")).flatMap(\.legs).compactMap { leg -> (Int32, Int32, Int64, Int64, Double)? in
+        let transfers = try n.search("A", "F", at: utc("0:00")).flatMap(\.legs).compactMap { leg -> (StopIndex, StopIndex, Int64, Int64, Double)? in
             if case .transfer(let from, let to, let departure, let ready, let meters) = leg { return (from, to, departure, ready, meters) }
             return nil
         }

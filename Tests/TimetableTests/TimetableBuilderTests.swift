@@ -100,7 +100,7 @@ private func times(_ tt: Timetable, route r: Int, _ array: [Int32]) -> [[Int32]]
 }
 
 private func tripIds(_ tt: Timetable, route r: Int) -> [String] {
-    (Int(tt.routeTripOffsets[r])..<Int(tt.routeTripOffsets[r + 1])).map { tt.snapshot.trips[Int(tt.tripSource[$0])].tripId }
+    (Int(tt.routeTripOffsets[r])..<Int(tt.routeTripOffsets[r + 1])).map { tt.snapshot.trips[tt.tripSource[$0].index].tripId }
 }
 
 @Suite struct TimetableBuilderTests {
@@ -118,20 +118,20 @@ private func tripIds(_ tt: Timetable, route r: Int) -> [String] {
         let tt = try f.build()
         #expect(tt.routeCount == 2)
         #expect(tt.routeStopOffsets == [0, 3, 6])
-        #expect(tt.routeStops == [0, 1, 2, 0, 1, 2])
+        #expect(tt.routeStops.map(\.raw) == [0, 1, 2, 0, 1, 2])
         #expect(tt.routeTripOffsets == [0, 2, 3])
         #expect(tt.routeTimeOffsets == [0, 6, 9])
         #expect(tripIds(tt, route: 0) == ["T1", "T3"])
         #expect(tripIds(tt, route: 1) == ["T2"])
         #expect(tt.departures == ["8:00", "8:20", "8:10", "8:30", "8:30", "8:40", "8:05", "8:12", "8:20"].map(hms))
         #expect(tt.arrivals == tt.departures)
-        #expect(tt.routeSourceRoute == [0, 0])
-        #expect(tt.routeService == [0, 0])
-        #expect(tt.tripSource == [0, 2, 1])
+        #expect(tt.routeSourceRoute.map(\.raw) == [0, 0])
+        #expect(tt.routeService.map(\.raw) == [0, 0])
+        #expect(tt.tripSource.map(\.raw) == [0, 2, 1])
         // Stop -> (route, position): A, B and C each on both routes.
         #expect(tt.stopRouteOffsets == [0, 2, 4, 6])
-        #expect(tt.stopRouteRoute == [0, 1, 0, 1, 0, 1])
-        #expect(tt.stopRoutePosition == [0, 0, 1, 1, 2, 2])
+        #expect(tt.stopRouteRoute.map(\.raw) == [0, 1, 0, 1, 0, 1])
+        #expect(tt.stopRoutePosition.map(\.raw) == [0, 0, 1, 1, 2, 2])
         // The invariant the router's binary search relies on, for every route.
         for r in 0..<tt.routeCount {
             for row in times(tt, route: r, tt.departures) + times(tt, route: r, tt.arrivals) {
@@ -155,8 +155,8 @@ private func tripIds(_ tt: Timetable, route r: Int) -> [String] {
         let tt = try f.build()
         #expect(tt.routeCount == 4)
         #expect((0..<4).map { tripIds(tt, route: $0) } == [["P1"], ["P2"], ["P3"], ["P4"]])
-        #expect(tt.routeStops == [0, 1, 2, 0, 2, 0, 1, 2, 0, 1, 2])
-        #expect(tt.routeService == [0, 0, 1, 0])
+        #expect(tt.routeStops.map(\.raw) == [0, 1, 2, 0, 2, 0, 1, 2, 0, 1, 2])
+        #expect(tt.routeService.map(\.raw) == [0, 0, 1, 0])
         #expect(tt.routeCanBoard == [true, true, true, true, true, true, true, true, true, false, true])
         #expect(tt.routeCanAlight == Array(repeating: true, count: 11))
     }
@@ -192,7 +192,7 @@ private func tripIds(_ tt: Timetable, route r: Int) -> [String] {
         // clock before the change (23:30 UTC); 26:00 that day is 02:00 CEST on Monday
         // (00:00 UTC); 01:30 on the autumn Sunday is 02:30 CEST, the first time round
         // (00:30 UTC).
-        let d1 = try #require(tt.tripSource.firstIndex(of: 0)), d2 = try #require(tt.tripSource.firstIndex(of: 1))
+        let d1 = try #require(tt.tripSource.firstIndex(of: SourceTripIndex(0))), d2 = try #require(tt.tripSource.firstIndex(of: SourceTripIndex(1)))
         let r1 = try #require((0..<tt.routeCount).first { tt.routeTripOffsets[$0] == d1 })
         let r2 = try #require((0..<tt.routeCount).first { tt.routeTripOffsets[$0] == d2 })
         #expect(tt.dayBase[day(saturday)] + Int64(times(tt, route: r1, tt.departures)[0][0]) == instant("2020-03-28T07:00:00Z"))
@@ -200,7 +200,7 @@ private func tripIds(_ tt: Timetable, route r: Int) -> [String] {
         #expect(tt.dayBase[day(spring)] + Int64(times(tt, route: r2, tt.arrivals)[1][0]) == instant("2020-03-30T00:00:00Z"))
         #expect(tt.dayBase[day(autumn)] + Int64(times(tt, route: r2, tt.departures)[0][0]) == instant("2020-10-25T00:30:00Z"))
         // Service days: "S" on Saturday only, "SUN" on the two Sundays only.
-        let running = (0..<2).map { s in (0..<tt.dayCount).filter { tt.serviceRuns(Int32(s), day: $0) } }
+        let running = (0..<2).map { s in (0..<tt.dayCount).filter { tt.serviceRuns(ServiceIndex(s), day: $0) } }
         #expect(running == [[day(saturday)], [day(spring), day(autumn)]])
     }
 
@@ -222,7 +222,7 @@ private func tripIds(_ tt: Timetable, route r: Int) -> [String] {
         let tt = try f.build()
         #expect(tt.tripCount == 5)
         #expect(tt.routeCount == 1)
-        #expect(tt.routeStops == [1, 2, 3])
+        #expect(tt.routeStops.map(\.raw) == [1, 2, 3])
         #expect(tripIds(tt, route: 0) == ["F", "F", "N", "F", "F"])
         #expect(times(tt, route: 0, tt.departures) == [
             ["7:02", "7:12", "7:15", "7:22", "7:37"].map(hms),
@@ -287,15 +287,15 @@ private func tripIds(_ tt: Timetable, route r: Int) -> [String] {
         #expect(tt.stopBoardable == [false, true, true, true, true])
         // ST: none; P: Q, R; Q: R (ruled), P; R: Q, P; T: P (ruled).
         #expect(tt.footOffsets == [0, 0, 2, 4, 6, 7])
-        #expect(tt.footTarget == [q, r, r, p, q, p, p])
-        #expect(tt.footSource == [p, p, q, q, r, r, t])
+        #expect(tt.footTarget.map(\.raw) == [q, r, r, p, q, p, p])
+        #expect(tt.footSource.map(\.raw) == [p, p, q, q, r, r, t])
         let none = TransferRule.none.rawValue
         #expect(tt.footRule == [none, none, TransferRule.timed.rawValue, none, none, none, TransferRule.minimumTime.rawValue])
         #expect(tt.footMinTime == [0, 0, 0, 0, 0, 0, 180])
         #expect(tt.sameStopRule == [none, TransferRule.forbidden.rawValue, none, none, none])
         #expect(tt.sameStopMinTime == [0, 0, 0, 0, 0])
         let pairs = zip(tt.footSource, tt.footTarget).map { (a, b) in
-            meridianArc(f.snapshot.stops[Int(a)].latitude!, f.snapshot.stops[Int(b)].latitude!)
+            meridianArc(f.snapshot.stops[a.index].latitude!, f.snapshot.stops[b.index].latitude!)
         }
         for (i, (got, expected)) in zip(tt.footBeeline, pairs).enumerated() {
             #expect(abs(got - expected) < 0.001, "footpath \(i): \(got) m, the meridian arc is \(expected) m")
@@ -303,9 +303,9 @@ private func tripIds(_ tt: Timetable, route r: Int) -> [String] {
         #expect(pairs[0] > 290 && pairs[0] < 310 && pairs[6] > 2000, "the network is laid out as drawn: \(pairs)")
         // Incoming: P from T (ruled), Q, R; Q from P, R; R from Q (ruled), P; T none.
         #expect(tt.footInOffsets == [0, 0, 3, 5, 7, 7])
-        #expect(tt.footIn.map { tt.footSource[Int($0)] } == [t, q, r, p, r, q, p])
+        #expect(tt.footIn.map { tt.footSource[Int($0)].raw } == [t, q, r, p, r, q, p])
         for b in 0..<tt.stopCount {
-            for i in Int(tt.footInOffsets[b])..<Int(tt.footInOffsets[b + 1]) { #expect(tt.footTarget[Int(tt.footIn[i])] == Int32(b)) }
+            for i in Int(tt.footInOffsets[b])..<Int(tt.footInOffsets[b + 1]) { #expect(tt.footTarget[Int(tt.footIn[i])] == StopIndex(b)) }
         }
     }
 }
