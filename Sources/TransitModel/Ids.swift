@@ -2,7 +2,8 @@
 /// wraps the dense `Int32` index it was, so that a stop cannot be passed where a route
 /// position is meant (the two counted in the same `Int32` before), at no cost: `@frozen`,
 /// one stored `Int32` (stride 4, so per-element arrays keep their size), everything
-/// `@inlinable`.
+/// `@inlinable`, `==` and `hash(into:)` written out rather than synthesized so that the
+/// router's comparisons across modules are plain integer compares.
 ///
 /// `raw` is the index as stored; `index` is it as an `Int`, for subscripting arrays.
 /// Where an array needs "none", the type names a sentinel far from -1 and the integer
@@ -15,6 +16,8 @@
     @inlinable public init(_ index: Int) { self.raw = Int32(index) }
     @inlinable public var index: Int { Int(raw) }
     @inlinable public static func < (a: Self, b: Self) -> Bool { a.raw < b.raw }
+    @inlinable public static func == (a: Self, b: Self) -> Bool { a.raw == b.raw }
+    @inlinable public func hash(into hasher: inout Hasher) { hasher.combine(raw) }
     public var description: String { String(raw) }
 }
 
@@ -25,6 +28,8 @@
     @inlinable public init(_ index: Int) { self.raw = Int32(index) }
     @inlinable public var index: Int { Int(raw) }
     @inlinable public static func < (a: Self, b: Self) -> Bool { a.raw < b.raw }
+    @inlinable public static func == (a: Self, b: Self) -> Bool { a.raw == b.raw }
+    @inlinable public func hash(into hasher: inout Hasher) { hasher.combine(raw) }
     public var description: String { String(raw) }
 }
 
@@ -35,6 +40,8 @@
     @inlinable public init(_ index: Int) { self.raw = Int32(index) }
     @inlinable public var index: Int { Int(raw) }
     @inlinable public static func < (a: Self, b: Self) -> Bool { a.raw < b.raw }
+    @inlinable public static func == (a: Self, b: Self) -> Bool { a.raw == b.raw }
+    @inlinable public func hash(into hasher: inout Hasher) { hasher.combine(raw) }
     public var description: String { String(raw) }
 }
 
@@ -45,6 +52,8 @@
     @inlinable public init(_ index: Int) { self.raw = Int32(index) }
     @inlinable public var index: Int { Int(raw) }
     @inlinable public static func < (a: Self, b: Self) -> Bool { a.raw < b.raw }
+    @inlinable public static func == (a: Self, b: Self) -> Bool { a.raw == b.raw }
+    @inlinable public func hash(into hasher: inout Hasher) { hasher.combine(raw) }
     public var description: String { String(raw) }
 }
 
@@ -55,6 +64,8 @@
     @inlinable public init(_ index: Int) { self.raw = Int32(index) }
     @inlinable public var index: Int { Int(raw) }
     @inlinable public static func < (a: Self, b: Self) -> Bool { a.raw < b.raw }
+    @inlinable public static func == (a: Self, b: Self) -> Bool { a.raw == b.raw }
+    @inlinable public func hash(into hasher: inout Hasher) { hasher.combine(raw) }
     public var description: String { String(raw) }
 }
 
@@ -65,6 +76,8 @@
     @inlinable public init(_ index: Int) { self.raw = Int32(index) }
     @inlinable public var index: Int { Int(raw) }
     @inlinable public static func < (a: Self, b: Self) -> Bool { a.raw < b.raw }
+    @inlinable public static func == (a: Self, b: Self) -> Bool { a.raw == b.raw }
+    @inlinable public func hash(into hasher: inout Hasher) { hasher.combine(raw) }
     public var description: String { String(raw) }
 }
 
@@ -75,6 +88,8 @@
     @inlinable public init(_ index: Int) { self.raw = Int32(index) }
     @inlinable public var index: Int { Int(raw) }
     @inlinable public static func < (a: Self, b: Self) -> Bool { a.raw < b.raw }
+    @inlinable public static func == (a: Self, b: Self) -> Bool { a.raw == b.raw }
+    @inlinable public func hash(into hasher: inout Hasher) { hasher.combine(raw) }
     public var description: String { String(raw) }
 }
 
@@ -85,6 +100,8 @@
     @inlinable public init(_ index: Int) { self.raw = Int32(index) }
     @inlinable public var index: Int { Int(raw) }
     @inlinable public static func < (a: Self, b: Self) -> Bool { a.raw < b.raw }
+    @inlinable public static func == (a: Self, b: Self) -> Bool { a.raw == b.raw }
+    @inlinable public func hash(into hasher: inout Hasher) { hasher.combine(raw) }
     public var description: String { String(raw) }
 }
 
@@ -95,6 +112,8 @@
     @inlinable public init(_ index: Int) { self.raw = Int32(index) }
     @inlinable public var index: Int { Int(raw) }
     @inlinable public static func < (a: Self, b: Self) -> Bool { a.raw < b.raw }
+    @inlinable public static func == (a: Self, b: Self) -> Bool { a.raw == b.raw }
+    @inlinable public func hash(into hasher: inout Hasher) { hasher.combine(raw) }
     public var description: String { String(raw) }
 }
 

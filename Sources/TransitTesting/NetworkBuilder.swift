@@ -182,7 +182,7 @@ public enum CompactJourney {
             return "\(sign)\(h):\(m < 10 ? "0" : "")\(m)" + (s == 0 ? "" : ":\(s < 10 ? "0" : "")\(s)")
         }
         func span(_ a: Int64, _ b: Int64) -> String { "\(time(a))-\(time(b))" }
-        func id(_ stop: Int32) -> String { timetable.snapshot.stops[Int(stop)].stopId }
+        func id(_ stop: StopIndex) -> String { timetable.snapshot.stops[stop.index].stopId }
 
         if rides == 0 { return "Walk \(span(departure, arrival))" }
         var parts: [String] = []
@@ -192,13 +192,12 @@ public enum CompactJourney {
                 if arrival != departure { parts.append("Walk \(span(departure, arrival))") }
                 parts.append(id(stop))
             case .ride(let route, _, _, let from, let to, let departure, let arrival):
-                let first = Int(timetable.routeStopOffsets[Int(route)])
-                let board = id(timetable.routeStops[first + Int(from)])
+                let board = id(timetable.stop(onRoute: route, at: from))
                 // The boarding stop is the one printed before; say so when it is not.
                 if parts.last != board { parts.append("[board at \(board)]") }
-                let name = timetable.snapshot.routes[Int(timetable.routeSourceRoute[Int(route)])]
+                let name = timetable.snapshot.routes[timetable.routeSourceRoute[route.index].index]
                 parts.append("\(name.shortName ?? name.routeId) \(span(departure, arrival))")
-                parts.append(id(timetable.routeStops[first + Int(to)]))
+                parts.append(id(timetable.stop(onRoute: route, at: to)))
             case .transfer(_, let to, let departure, let ready, _):
                 parts.append("Change \(duration(ready - departure))")
                 parts.append(id(to))

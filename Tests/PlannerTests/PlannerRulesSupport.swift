@@ -52,8 +52,8 @@ struct PlannerNetwork {
     let planner: JourneyPlanner
     var timetable: Timetable { planner.timetable }
 
-    func stop(_ id: String) -> Int32 {
-        Int32(timetable.snapshot.stops.firstIndex { $0.stopId == id }!)
+    func stop(_ id: String) -> StopIndex {
+        StopIndex(timetable.snapshot.stops.firstIndex { $0.stopId == id }!)
     }
 
     /// Plans from `from` to `to` (stop ids) at local `time` on `date`.

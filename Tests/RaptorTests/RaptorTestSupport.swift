@@ -59,8 +59,8 @@ struct TestNetwork {
         router = RaptorRouter(timetable: timetable)
     }
 
-    func stop(_ id: String) -> Int32 {
-        Int32(timetable.snapshot.stops.firstIndex { $0.stopId == id }!)
+    func stop(_ id: String) -> StopIndex {
+        StopIndex(timetable.snapshot.stops.firstIndex { $0.stopId == id }!)
     }
 
     /// The model's walks between `point` and the boardable stops within maxAccessWalk of it.
