@@ -1,120 +1,84 @@
 /// Strong integer ids for the timetable and the router (nigiri's `location_idx_t`): each
 /// wraps the dense `Int32` index it was, so that a stop cannot be passed where a route
 /// position is meant (the two counted in the same `Int32` before), at no cost: `@frozen`,
-/// one stored `Int32` (stride 4, so per-element arrays keep their size), everything
-/// `@inlinable`, `==` and `hash(into:)` written out rather than synthesized so that the
-/// router's comparisons across modules are plain integer compares.
+/// one stored `Int32` (stride 4, so per-element arrays keep their size), its operations
+/// `@inlinable` (`DenseIndex`).
 ///
 /// `raw` is the index as stored; `index` is it as an `Int`, for subscripting arrays.
 /// Where an array needs "none", the type names a sentinel far from -1 and the integer
 /// limits (like `ServiceTime.unreachable`), and the API says `Optional`.
 
-/// A stop: an index into `FeedSnapshot.stops` and the timetable's per-stop arrays (`stopLatitude`, `stopRouteOffsets`, …).
-@frozen public struct StopIndex: Hashable, Comparable, Sendable, CustomStringConvertible {
-    public var raw: Int32
-    @inlinable public init(raw: Int32) { self.raw = raw }
-    @inlinable public init(_ index: Int) { self.raw = Int32(index) }
+/// What every id type is: one `Int32`, compared, hashed and printed as that integer. The
+/// operations are written once here, `@inlinable`, so that each concrete type's uses
+/// compile to plain integer operations (`==` and `hash(into:)` are these, not synthesized).
+public protocol DenseIndex: Hashable, Comparable, Sendable, CustomStringConvertible {
+    var raw: Int32 { get set }
+    init(raw: Int32)
+}
+
+extension DenseIndex {
+    /// From an `Int` index (trapping when it does not fit in `Int32`, as `Int32(_:)` does).
+    @inlinable public init(_ index: Int) { self.init(raw: Int32(index)) }
+    /// The index as an `Int`, for subscripting arrays.
     @inlinable public var index: Int { Int(raw) }
     @inlinable public static func < (a: Self, b: Self) -> Bool { a.raw < b.raw }
     @inlinable public static func == (a: Self, b: Self) -> Bool { a.raw == b.raw }
     @inlinable public func hash(into hasher: inout Hasher) { hasher.combine(raw) }
     public var description: String { String(raw) }
+}
+
+/// A stop: an index into `FeedSnapshot.stops` and the timetable's per-stop arrays (`stopLatitude`, `stopRouteOffsets`, …).
+@frozen public struct StopIndex: DenseIndex {
+    public var raw: Int32
+    @inlinable public init(raw: Int32) { self.raw = raw }
 }
 
 /// A timetable route, i.e. a trip pattern (not a GTFS route: see `SourceRouteIndex`): an index into the timetable's per-route arrays (`routeStopOffsets`, …).
-@frozen public struct RouteIndex: Hashable, Comparable, Sendable, CustomStringConvertible {
+@frozen public struct RouteIndex: DenseIndex {
     public var raw: Int32
     @inlinable public init(raw: Int32) { self.raw = raw }
-    @inlinable public init(_ index: Int) { self.raw = Int32(index) }
-    @inlinable public var index: Int { Int(raw) }
-    @inlinable public static func < (a: Self, b: Self) -> Bool { a.raw < b.raw }
-    @inlinable public static func == (a: Self, b: Self) -> Bool { a.raw == b.raw }
-    @inlinable public func hash(into hasher: inout Hasher) { hasher.combine(raw) }
-    public var description: String { String(raw) }
 }
 
 /// A timetable trip, one run (frequency-based trips expanded): `routeTripOffsets[r] + j` for the j-th trip of route r, an index into `tripService`, `tripSource`, `tripShape` (not a GTFS trip: see `SourceTripIndex`).
-@frozen public struct TripIndex: Hashable, Comparable, Sendable, CustomStringConvertible {
+@frozen public struct TripIndex: DenseIndex {
     public var raw: Int32
     @inlinable public init(raw: Int32) { self.raw = raw }
-    @inlinable public init(_ index: Int) { self.raw = Int32(index) }
-    @inlinable public var index: Int { Int(raw) }
-    @inlinable public static func < (a: Self, b: Self) -> Bool { a.raw < b.raw }
-    @inlinable public static func == (a: Self, b: Self) -> Bool { a.raw == b.raw }
-    @inlinable public func hash(into hasher: inout Hasher) { hasher.combine(raw) }
-    public var description: String { String(raw) }
 }
 
 /// A stop's position within a timetable route (0 for its first stop): counts route stops, not stops; `routeStops[routeStopOffsets[r] + position]` is the stop.
-@frozen public struct RoutePosition: Hashable, Comparable, Sendable, CustomStringConvertible {
+@frozen public struct RoutePosition: DenseIndex {
     public var raw: Int32
     @inlinable public init(raw: Int32) { self.raw = raw }
-    @inlinable public init(_ index: Int) { self.raw = Int32(index) }
-    @inlinable public var index: Int { Int(raw) }
-    @inlinable public static func < (a: Self, b: Self) -> Bool { a.raw < b.raw }
-    @inlinable public static func == (a: Self, b: Self) -> Bool { a.raw == b.raw }
-    @inlinable public func hash(into hasher: inout Hasher) { hasher.combine(raw) }
-    public var description: String { String(raw) }
 }
 
 /// A feed of the snapshot (`FeedSnapshot.feedIds`).
-@frozen public struct FeedIndex: Hashable, Comparable, Sendable, CustomStringConvertible {
+@frozen public struct FeedIndex: DenseIndex {
     public var raw: Int32
     @inlinable public init(raw: Int32) { self.raw = raw }
-    @inlinable public init(_ index: Int) { self.raw = Int32(index) }
-    @inlinable public var index: Int { Int(raw) }
-    @inlinable public static func < (a: Self, b: Self) -> Bool { a.raw < b.raw }
-    @inlinable public static func == (a: Self, b: Self) -> Bool { a.raw == b.raw }
-    @inlinable public func hash(into hasher: inout Hasher) { hasher.combine(raw) }
-    public var description: String { String(raw) }
 }
 
 /// A service (calendar): an index into `FeedSnapshot.services` and the timetable's `serviceDays` rows.
-@frozen public struct ServiceIndex: Hashable, Comparable, Sendable, CustomStringConvertible {
+@frozen public struct ServiceIndex: DenseIndex {
     public var raw: Int32
     @inlinable public init(raw: Int32) { self.raw = raw }
-    @inlinable public init(_ index: Int) { self.raw = Int32(index) }
-    @inlinable public var index: Int { Int(raw) }
-    @inlinable public static func < (a: Self, b: Self) -> Bool { a.raw < b.raw }
-    @inlinable public static func == (a: Self, b: Self) -> Bool { a.raw == b.raw }
-    @inlinable public func hash(into hasher: inout Hasher) { hasher.combine(raw) }
-    public var description: String { String(raw) }
 }
 
 /// A shape: an index into `FeedSnapshot.shapeIds` and the timetable's `ShapeStore`.
-@frozen public struct ShapeIndex: Hashable, Comparable, Sendable, CustomStringConvertible {
+@frozen public struct ShapeIndex: DenseIndex {
     public var raw: Int32
     @inlinable public init(raw: Int32) { self.raw = raw }
-    @inlinable public init(_ index: Int) { self.raw = Int32(index) }
-    @inlinable public var index: Int { Int(raw) }
-    @inlinable public static func < (a: Self, b: Self) -> Bool { a.raw < b.raw }
-    @inlinable public static func == (a: Self, b: Self) -> Bool { a.raw == b.raw }
-    @inlinable public func hash(into hasher: inout Hasher) { hasher.combine(raw) }
-    public var description: String { String(raw) }
 }
 
 /// A GTFS route (routes.txt row): an index into `FeedSnapshot.routes`; a timetable route (`RouteIndex`) is one of its trip patterns.
-@frozen public struct SourceRouteIndex: Hashable, Comparable, Sendable, CustomStringConvertible {
+@frozen public struct SourceRouteIndex: DenseIndex {
     public var raw: Int32
     @inlinable public init(raw: Int32) { self.raw = raw }
-    @inlinable public init(_ index: Int) { self.raw = Int32(index) }
-    @inlinable public var index: Int { Int(raw) }
-    @inlinable public static func < (a: Self, b: Self) -> Bool { a.raw < b.raw }
-    @inlinable public static func == (a: Self, b: Self) -> Bool { a.raw == b.raw }
-    @inlinable public func hash(into hasher: inout Hasher) { hasher.combine(raw) }
-    public var description: String { String(raw) }
 }
 
 /// A GTFS trip (trips.txt row): an index into `FeedSnapshot.trips`; a frequency-based one is several timetable trips (`TripIndex`).
-@frozen public struct SourceTripIndex: Hashable, Comparable, Sendable, CustomStringConvertible {
+@frozen public struct SourceTripIndex: DenseIndex {
     public var raw: Int32
     @inlinable public init(raw: Int32) { self.raw = raw }
-    @inlinable public init(_ index: Int) { self.raw = Int32(index) }
-    @inlinable public var index: Int { Int(raw) }
-    @inlinable public static func < (a: Self, b: Self) -> Bool { a.raw < b.raw }
-    @inlinable public static func == (a: Self, b: Self) -> Bool { a.raw == b.raw }
-    @inlinable public func hash(into hasher: inout Hasher) { hasher.combine(raw) }
-    public var description: String { String(raw) }
 }
 
 extension StopIndex {
