@@ -32,24 +32,27 @@ let package = Package(
         ]),
         .target(name: "Geo", dependencies: ["CProj"]),
         .target(name: "TransitStore", dependencies: ["TransitModel", "GTFS", "CLibPQ"]),
-        // The timetable: immutable flat arrays built from a FeedSnapshot (PROJ for footpaths).
-        .target(name: "Timetable", dependencies: ["TransitModel", "Geo"]),
+        // The timetable: the routing arrays the router reads, immutable; nothing else.
+        .target(name: "Timetable", dependencies: ["TransitModel"]),
+        // Beside it: the builder (snapshot -> timetable; PROJ for footpaths), the feeds' names,
+        // shapes, station children and the stop grids for walks (TransitNetwork).
+        .target(name: "FeedNetwork", dependencies: ["Timetable", "TransitModel", "Geo"]),
         // The router: RAPTOR over a Timetable. No I/O, no logging, no globals.
         .target(name: "Raptor", dependencies: ["Timetable", "TransitModel"]),
         // The planner: places, times and walks around the router; typed answers. No faces:
         // it writes no JSON and no terminal text.
-        .target(name: "Planner", dependencies: ["Raptor", "Timetable", "TransitModel", "Geo"]),
+        .target(name: "Planner", dependencies: ["Raptor", "Timetable", "FeedNetwork", "TransitModel", "Geo"]),
         // Coverage regions: where each feed serves (GEOS for unions and simplification).
-        .target(name: "Coverage", dependencies: ["Timetable", "Raptor", "TransitModel", "Geo", "CGEOS"]),
+        .target(name: "Coverage", dependencies: ["Timetable", "FeedNetwork", "Raptor", "TransitModel", "Geo", "CGEOS"]),
         // The JSON wire format of plan answers and errors: written by the HTTP API and
         // `transit plan --json`, read back by `transit plan --server`.
-        .target(name: "PlanJSON", dependencies: ["Planner", "Raptor", "TransitModel", "Geo"]),
+        .target(name: "PlanJSON", dependencies: ["Planner", "Raptor", "Timetable", "FeedNetwork", "TransitModel", "Geo"]),
         // The terminal's face: plan answers as text, times in words, places by name, the
         // itinerary map as SVG. Used by the CLI (a library so the fuzz checks and tests reach it).
-        .target(name: "PlanText", dependencies: ["PlanJSON", "Planner", "Coverage", "Timetable", "TransitModel", "Geo"]),
+        .target(name: "PlanText", dependencies: ["PlanJSON", "Planner", "Coverage", "Timetable", "FeedNetwork", "TransitModel", "Geo"]),
         // The HTTP API: Hummingbird over a LiveTimetable kept in step with the database.
         .target(name: "Server", dependencies: [
-            "Planner", "PlanJSON", "Coverage", "TransitStore", "Timetable", "TransitModel", "Geo",
+            "Planner", "PlanJSON", "Coverage", "TransitStore", "Timetable", "FeedNetwork", "TransitModel", "Geo",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -60,7 +63,7 @@ let package = Package(
             .copy("Resources/openapi.json"),
         ]),
         .executableTarget(name: "TransitCLI", dependencies: [
-            "TransitModel", "GTFS", "TransitStore", "Timetable", "Raptor", "Planner", "PlanJSON", "PlanText", "Coverage", "Geo", "Server",
+            "TransitModel", "GTFS", "TransitStore", "Timetable", "FeedNetwork", "Raptor", "Planner", "PlanJSON", "PlanText", "Coverage", "Geo", "Server",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
@@ -68,7 +71,7 @@ let package = Package(
         ]),
         // Shared by the tests: fixtures, the reference router, tiny networks built in code
         // (NetworkBuilder) and the compact journey strings (CompactJourney).
-        .target(name: "TransitTesting", dependencies: ["GTFS", "TransitStore", "Timetable", "Raptor", "TransitModel", "Geo"]),
+        .target(name: "TransitTesting", dependencies: ["GTFS", "TransitStore", "Timetable", "FeedNetwork", "Raptor", "TransitModel", "Geo"]),
         // The fuzz targets' checks and seeds: run by libFuzzer (Fuzz/, Scripts/fuzz.sh) and by FuzzChecksTests.
         .target(name: "FuzzChecks", dependencies: ["GTFS", "TransitModel", "Planner", "PlanText", "Server"]),
 
@@ -78,14 +81,14 @@ let package = Package(
         .testTarget(name: "GTFSTests", dependencies: ["GTFS", "TransitModel", "TransitTesting"]),
         .testTarget(name: "GeoTests", dependencies: ["Geo", "TransitTesting"]),
         .testTarget(name: "TransitStoreTests", dependencies: ["TransitStore", "GTFS", "TransitTesting"]),
-        .testTarget(name: "TimetableTests", dependencies: ["Timetable", "TransitModel", "GTFS", "TransitTesting"]),
-        .testTarget(name: "CoverageTests", dependencies: ["Coverage", "Timetable", "Planner", "PlanJSON", "PlanText", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
-        .testTarget(name: "ServerTests", dependencies: ["Server", "Planner", "Raptor", "TransitModel", "TransitStore", "TransitTesting"]),
-        .testTarget(name: "FuzzChecksTests", dependencies: ["FuzzChecks", "TransitTesting"]),
+        .testTarget(name: "TimetableTests", dependencies: ["Timetable", "FeedNetwork", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
+        .testTarget(name: "CoverageTests", dependencies: ["Coverage", "Timetable", "FeedNetwork", "Planner", "PlanJSON", "PlanText", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
+        .testTarget(name: "ServerTests", dependencies: ["Server", "Planner", "Raptor", "FeedNetwork", "Geo", "TransitModel", "TransitStore", "TransitTesting"]),
+        .testTarget(name: "FuzzChecksTests", dependencies: ["FuzzChecks", "FeedNetwork", "Geo", "TransitTesting"]),
         // The router's own tests: timetables built in code, RaptorRequest in, journeys out (no planner).
-        .testTarget(name: "RaptorTests", dependencies: ["Raptor", "Timetable", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
-        .testTarget(name: "PlannerTests", dependencies: ["Planner", "PlanJSON", "Raptor", "Timetable", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
-        .testTarget(name: "PlanJSONTests", dependencies: ["PlanJSON", "Planner", "Timetable", "TransitModel", "GTFS", "TransitTesting"]),
-        .testTarget(name: "PlanTextTests", dependencies: ["PlanText", "PlanJSON", "Planner", "Timetable", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
+        .testTarget(name: "RaptorTests", dependencies: ["Raptor", "Timetable", "FeedNetwork", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
+        .testTarget(name: "PlannerTests", dependencies: ["Planner", "PlanJSON", "Raptor", "Timetable", "FeedNetwork", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
+        .testTarget(name: "PlanJSONTests", dependencies: ["PlanJSON", "Planner", "Timetable", "FeedNetwork", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
+        .testTarget(name: "PlanTextTests", dependencies: ["PlanText", "PlanJSON", "Planner", "Timetable", "FeedNetwork", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
     ]
 )

@@ -1,3 +1,4 @@
+import FeedNetwork
 import Foundation
 import Geo
 import Raptor
@@ -67,14 +68,14 @@ public enum CoverageBuilder {
     public static let corridorWidth = 100.0
 
     /// One region per feed that has any stop with service.
-    public static func regions(_ tt: Timetable, parameters p: RoutingParameters = RoutingParameters()) throws -> [CoverageRegion] {
+    public static func regions(_ tt: TransitNetwork, parameters p: RoutingParameters = RoutingParameters()) throws -> [CoverageRegion] {
         let s = tt.snapshot
         // Stops with service: on a route whose service runs on some day.
-        let routeRuns = tt.routesWithService()
-        let served = tt.stopsWithService(routes: routeRuns)
+        let routeRuns = tt.timetable.routesWithService()
+        let served = tt.timetable.stopsWithService(routes: routeRuns)
         var out: [CoverageRegion] = []
         for f in 0..<s.feedIds.count {
-            let stops = (0..<tt.stopCount).filter { served[$0] && tt.stopFeed[$0] == FeedIndex(f) && tt.coordinate(ofStop: StopIndex($0)) != nil }
+            let stops = (0..<tt.timetable.stopCount).filter { served[$0] && tt.timetable.stopFeed[$0] == FeedIndex(f) && tt.coordinate(ofStop: StopIndex($0)) != nil }
             guard !stops.isEmpty else { continue }
             out.append(try region(tt, feed: f, stops: stops.map(StopIndex.init), routeRuns: routeRuns, p))
         }
@@ -83,7 +84,7 @@ public enum CoverageBuilder {
 
     /// The exact area around stops and its export: (polygons with holes, km², export
     /// polygons, km²).
-    static func areas(_ tt: Timetable, stops: [StopIndex], radius: Double) throws
+    static func areas(_ tt: TransitNetwork, stops: [StopIndex], radius: Double) throws
         -> (exact: [[[Coordinate]]], exactKm2: Double, export: [[Coordinate]], exportKm2: Double) {
         let coords = stops.map { tt.coordinate(ofStop: $0)! }
         let projection = try localProjection(coords)
@@ -115,13 +116,13 @@ public enum CoverageBuilder {
 
     /// One export for several regions together (the feeds of one city in one file):
     /// computed like a region from all their stops with service.
-    public static func combinedExport(_ regions: [CoverageRegion], timetable tt: Timetable)
+    public static func combinedExport(_ regions: [CoverageRegion], timetable tt: TransitNetwork)
         throws -> (export: [[Coordinate]], exactKm2: Double, exportKm2: Double) {
         let a = try areas(tt, stops: regions.flatMap(\.servedStops), radius: regions.first?.radiusMeters ?? 769)
         return (a.export, a.exactKm2, a.exportKm2)
     }
 
-    static func region(_ tt: Timetable, feed f: Int, stops: [StopIndex], routeRuns: [Bool], _ p: RoutingParameters) throws -> CoverageRegion {
+    static func region(_ tt: TransitNetwork, feed f: Int, stops: [StopIndex], routeRuns: [Bool], _ p: RoutingParameters) throws -> CoverageRegion {
         let s = tt.snapshot
         let radius = p.maxAccessWalk / p.walkDetourFactor
         let (exactPolygons, exactKm2, exportPolygons, exportKm2) = try areas(tt, stops: stops, radius: radius)
@@ -131,16 +132,16 @@ public enum CoverageBuilder {
         var tripsByMode: [LegMode: Int] = [:]
         var routes = Set<SourceRouteIndex>()
         var trips = 0
-        var perDay = [Int](repeating: 0, count: tt.dayCount)
+        var perDay = [Int](repeating: 0, count: tt.timetable.dayCount)
         var firstDay = Int.max, lastDay = -1
-        for r in 0..<tt.routeCount where routeRuns[r] {
-            let src = tt.routeSourceRoute[r]
+        for r in 0..<tt.timetable.routeCount where routeRuns[r] {
+            let src = tt.timetable.routeSourceRoute[r]
             guard s.routes[src.index].feed == Int32(f) else { continue }
             routes.insert(src)
-            let n = Int(tt.routeTripOffsets[r + 1] - tt.routeTripOffsets[r])
+            let n = Int(tt.timetable.routeTripOffsets[r + 1] - tt.timetable.routeTripOffsets[r])
             tripsByMode[LegMode(routeType: Int(s.routes[src.index].type)), default: 0] += n
             trips += n
-            for day in 0..<tt.dayCount where tt.serviceRuns(tt.routeService[r], day: day) {
+            for day in 0..<tt.timetable.dayCount where tt.timetable.serviceRuns(tt.timetable.routeService[r], day: day) {
                 perDay[day] += n
                 firstDay = min(firstDay, day); lastDay = max(lastDay, day)
             }
@@ -151,10 +152,10 @@ public enum CoverageBuilder {
             feedId: s.feedIds[f], name: s.regionName(feed: f), place: s.info(feed: f).place.flatMap { $0.isEmpty ? nil : $0 },
             publisher: s.info(feed: f).publisherName, agencies: agencies,
             modes: modes.map(\.key), tripsPerMode: modes.map(\.value),
-            firstDate: lastDay >= 0 ? tt.firstDay.adding(days: firstDay) : nil,
-            lastDate: lastDay >= 0 ? tt.firstDay.adding(days: lastDay) : nil,
+            firstDate: lastDay >= 0 ? tt.timetable.firstDay.adding(days: firstDay) : nil,
+            lastDate: lastDay >= 0 ? tt.timetable.firstDay.adding(days: lastDay) : nil,
             stops: stops.count, routes: routes.count, trips: trips,
-            tripsOnBusiestDay: busiest.map { perDay[$0] } ?? 0, busiestDay: busiest.map { tt.firstDay.adding(days: $0) },
+            tripsOnBusiestDay: busiest.map { perDay[$0] } ?? 0, busiestDay: busiest.map { tt.timetable.firstDay.adding(days: $0) },
             radiusMeters: radius, exact: exactPolygons, exactAreaKm2: exactKm2,
             export: exportPolygons, exportAreaKm2: exportKm2, servedStops: stops)
     }
@@ -191,7 +192,7 @@ public enum CoverageBuilder {
 
     /// Regions whose areas come within a radius of each other (the feeds of one city)
     /// and their union, computed like a region from all their stops with service.
-    public static func unions(_ regions: [CoverageRegion], timetable tt: Timetable) -> [CoverageUnion] {
+    public static func unions(_ regions: [CoverageRegion], timetable tt: TransitNetwork) -> [CoverageUnion] {
         // Groups by overlapping bounding boxes (grown by the radius), merged transitively.
         func box(_ r: CoverageRegion) -> (Double, Double, Double, Double) {
             let all = r.exact.flatMap { $0[0] }

@@ -1,3 +1,4 @@
+import FeedNetwork
 import Foundation
 import Geo
 import Timetable
@@ -24,7 +25,7 @@ public struct CoverageReport: Sendable {
     public static let checkCount = 7
 
     /// `today`: the date a finished service period is judged against.
-    public static func make(_ regions: [CoverageRegion], timetable tt: Timetable, today: ServiceDate) -> CoverageReport {
+    public static func make(_ regions: [CoverageRegion], timetable tt: TransitNetwork, today: ServiceDate) -> CoverageReport {
         var problems: [String: [String]] = [:]
         var notes: [String] = []
         for r in regions {
@@ -171,7 +172,7 @@ public struct CoverageReport: Sendable {
 extension CoverageExport {
     /// What an export breaks of the phone rules, or of staying close to the exact area and
     /// around every stop with service (empty: all seven checks pass).
-    public static func problems(_ r: CoverageRegion, timetable tt: Timetable) -> [String] {
+    public static func problems(_ r: CoverageRegion, timetable tt: TransitNetwork) -> [String] {
         var out: [String] = []
         if r.export.isEmpty || r.export.count > CoverageBuilder.maxPolygons { out.append("\(r.export.count) polygons (1 to 20 allowed)") }
         if r.export.contains(where: { $0.count < 4 }) { out.append("a polygon with fewer than 4 positions") }

@@ -1,3 +1,4 @@
+import FeedNetwork
 import Foundation
 import Geo
 import Timetable
@@ -20,7 +21,7 @@ import TransitModel
 /// `legend`.
 public enum CoverageSVG {
     /// An SVG document picturing these regions over one timetable.
-    public static func render(_ regions: [CoverageRegion], timetable tt: Timetable, width: Int = 1200) -> String {
+    public static func render(_ regions: [CoverageRegion], timetable tt: TransitNetwork, width: Int = 1200) -> String {
         let width = max(width, 300)
         let margin = 20.0
         let titleHeight = 44.0
@@ -48,9 +49,9 @@ public enum CoverageSVG {
         for r in regions { served.formUnion(r.servedStops) }
         var lines: [(color: String?, points: [Coordinate])] = []
         for (r, points) in distinctLines(tt, where: { r, stops in
-            feeds.contains(s.routes[tt.routeSourceRoute[r].index].feed) && stops.contains(where: served.contains)
+            feeds.contains(s.routes[tt.timetable.routeSourceRoute[r].index].feed) && stops.contains(where: served.contains)
         }) where points.count >= 2 {
-            lines.append((color(s.routes[tt.routeSourceRoute[r].index].color), points))
+            lines.append((color(s.routes[tt.timetable.routeSourceRoute[r].index].color), points))
         }
         // Route points near the regions widen the view (a line between two far stations
         // may leave the discs); strays beyond that are clipped.
@@ -244,14 +245,14 @@ public enum CoverageSVG {
     /// The line of each route that `include` takes (given the route and its stops): its
     /// first trip's shape, else the line through its stops; a shape or a stop sequence
     /// shared by several routes comes once, with the first of them.
-    public static func distinctLines(_ tt: Timetable, where include: (Int, [StopIndex]) -> Bool) -> [(route: Int, points: [Coordinate])] {
+    public static func distinctLines(_ tt: TransitNetwork, where include: (Int, [StopIndex]) -> Bool) -> [(route: Int, points: [Coordinate])] {
         var out: [(route: Int, points: [Coordinate])] = []
         var seenShapes = Set<ShapeIndex>(), seenSequences = Set<[StopIndex]>()
-        for r in 0..<tt.routeCount {
-            let stops = Array(tt.stops(onRoute: RouteIndex(r)))
+        for r in 0..<tt.timetable.routeCount {
+            let stops = Array(tt.timetable.stops(onRoute: RouteIndex(r)))
             guard include(r, stops) else { continue }
-            let firstTrip = Int(tt.routeTripOffsets[r])
-            let shape = firstTrip < Int(tt.routeTripOffsets[r + 1]) ? tt.shape(ofTrip: TripIndex(firstTrip)) : nil
+            let firstTrip = Int(tt.timetable.routeTripOffsets[r])
+            let shape = firstTrip < Int(tt.timetable.routeTripOffsets[r + 1]) ? tt.timetable.shape(ofTrip: TripIndex(firstTrip)) : nil
             if let shape, shape.index < tt.shapes.count && tt.shapes.points(shape).count >= 2 {
                 guard seenShapes.insert(shape).inserted else { continue }
                 out.append((r, tt.shapes.points(shape).map { tt.shapes.coordinate($0) }.filter(\.isPlausible)))

@@ -1,4 +1,5 @@
 import Coverage
+import FeedNetwork
 import Foundation
 import Geo
 import Planner
@@ -31,7 +32,7 @@ public enum ItinerarySVG {
 
     /// An SVG document picturing this trip (`steps` numbered below the map, step i being
     /// leg i) over `network` when given.
-    public static func render(_ map: ItineraryMap, steps: [String], network: Timetable?, title: String, width: Int = 1000) -> String {
+    public static func render(_ map: ItineraryMap, steps: [String], network: TransitNetwork?, title: String, width: Int = 1000) -> String {
         typealias P = (x: Double, y: Double)
         let f = CoverageSVG.f, escape = CoverageSVG.escape
         let width = max(width, 400)
@@ -63,7 +64,7 @@ public enum ItinerarySVG {
         legs.forEach { $0.points.forEach(include) }
         pins.forEach { include($0.at) }
         if !minLat.isFinite, let tt = network {
-            for s in 0..<tt.stopCount { if let c = tt.coordinate(ofStop: StopIndex(s)), c.isPlausible { include(c) } }
+            for s in 0..<tt.timetable.stopCount { if let c = tt.coordinate(ofStop: StopIndex(s)), c.isPlausible { include(c) } }
         }
         if !minLat.isFinite { minLat = 0; maxLat = 0; minLon = 0; maxLon = 0 }
 
@@ -136,7 +137,7 @@ public enum ItinerarySVG {
                 max(a.x, b.x) >= mapLeft - slack && min(a.x, b.x) <= mapRight + slack
                     && max(a.y, b.y) >= mapTop - slack && min(a.y, b.y) <= mapBottom + slack
             }
-            let routesOn = tt.routesWithService()
+            let routesOn = tt.timetable.routesWithService()
             out += "<g id=\"network\" clip-path=\"url(#map-clip)\">\n"
             out += "<g id=\"network-routes\" fill=\"none\" stroke=\"\(networkColor)\" stroke-width=\"2\" stroke-linejoin=\"round\" stroke-linecap=\"round\">\n"
             for (_, points) in CoverageSVG.distinctLines(tt, where: { r, _ in routesOn[r] }) {
@@ -156,7 +157,7 @@ public enum ItinerarySVG {
             }
             out += "</g>\n"
             out += "<g id=\"network-stops\" fill=\"\(networkStopColor)\">\n"
-            for (s, served) in tt.stopsWithService(routes: routesOn).enumerated() where served {
+            for (s, served) in tt.timetable.stopsWithService(routes: routesOn).enumerated() where served {
                 guard let c = tt.coordinate(ofStop: StopIndex(s)), c.isPlausible else { continue }
                 let p = project(c)
                 guard p.x >= mapLeft && p.x <= mapRight && p.y >= mapTop && p.y <= mapBottom else { continue }

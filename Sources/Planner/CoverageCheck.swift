@@ -1,3 +1,4 @@
+import FeedNetwork
 import Foundation
 import Geo
 import Raptor
@@ -37,7 +38,7 @@ extension JourneyPlanner {
         // The nearest stop with service at all: its region's edge is the radius nearer.
         guard var nearest = end.nearest else { return .outside(feed: nil, meters: .infinity) }
         if !servedStops[nearest.stop.index] {
-            let wider = tt.stopsNear(end.point, beelineMeters: nearest.meters + 5_000).first { servedStops[$0.stop.index] }
+            let wider = network.stopsNear(end.point, beelineMeters: nearest.meters + 5_000).first { servedStops[$0.stop.index] }
             if let wider { nearest = wider }
         }
         return .outside(feed: tt.stopFeed[nearest.stop.index], meters: max(0, nearest.meters - r))
@@ -45,7 +46,7 @@ extension JourneyPlanner {
 
     /// OUTSIDE_COVERAGE for one end: which end, the nearest region, how far its edge is.
     func outsideCoverage(end: String, feed: FeedIndex?, meters: Double, inPeriod: Bool) -> PlanError {
-        let snapshot = timetable.snapshot
+        let snapshot = network.snapshot
         guard let feed else {
             return PlanError(.outsideCoverage, "The \(end) is outside the area this service covers: no feed is loaded.",
                              details: ["end": .text(end)])

@@ -1,10 +1,11 @@
+import FeedNetwork
 import Foundation
 import Timetable
 import TransitModel
 
 /// One vehicle leaving a stop: a row of `GET /v1/stops/{id}`.
 public struct Departure: Sendable, Equatable {
-    /// The stop (platform) it leaves from: index into `timetable.snapshot.stops`. For a
+    /// The stop (platform) it leaves from: index into `network.snapshot.stops`. For a
     /// station, one of its platforms.
     public var stop: StopIndex
     public var platformCode: String?
@@ -46,7 +47,7 @@ extension JourneyPlanner {
     /// impossible date or time.
     public func departures(stop: StopIndex, after time: QueryTime, limit: Int = 10, withinSeconds: Int = 4 * 3600,
                            includeNonBoarding: Bool = false) -> [Departure] {
-        let tt = timetable, stops = tt.snapshot.stops
+        let tt = timetable, stops = network.snapshot.stops
         guard stop.raw >= 0 && stop.index < stops.count, limit > 0, withinSeconds >= 0 else { return [] }
         let zone = self.zone(feedTimeZone(stops[stop.index].feed))
         let t: Int64
@@ -66,7 +67,7 @@ extension JourneyPlanner {
         var at = stop.index
         if !tt.stopBoardable[at] && stops[at].locationType != 1 && stops[at].parent >= 0 { at = Int(stops[at].parent) }
         let platforms: [Int] = stops[at].locationType == 1
-            ? tt.stationChildren[StopIndex(at)].map(\.index).filter { tt.stopBoardable[$0] }
+            ? network.stationChildren[StopIndex(at)].map(\.index).filter { tt.stopBoardable[$0] }
             : (tt.stopBoardable[at] ? [at] : [])
 
         // Candidates as (time, route, position in the route, trip within the route, day);
@@ -118,9 +119,9 @@ extension JourneyPlanner {
         return found.prefix(limit).map { f in
             let r = f.route.index
             let trip = tt.trip(Int(f.trip), ofRoute: f.route)
-            let sourceTrip = tt.snapshot.trips[tt.tripSource[trip.index].index]
+            let sourceTrip = network.snapshot.trips[tt.tripSource[trip.index].index]
             let sourceRoute = tt.routeSourceRoute[r]
-            let route = tt.snapshot.routes[sourceRoute.index]
+            let route = network.snapshot.routes[sourceRoute.index]
             let firstStop = Int(tt.routeStopOffsets[r]), stopCount = Int(tt.routeStopOffsets[r + 1]) - firstStop
             let boards = tt.routeCanBoard[firstStop + f.position.index] && f.position.index < stopCount - 1
             var headsign = sourceTrip.headsign.flatMap { $0.isEmpty ? nil : $0 }
@@ -139,7 +140,7 @@ extension JourneyPlanner {
 
     /// The time zone of a feed: its first agency's (as a query near its stops is read in).
     public func feedTimeZone(_ feed: Int32) -> String {
-        timetable.snapshot.agencies.first { $0.feed == feed }?.timezone ?? timetable.snapshot.agencies.first?.timezone ?? "UTC"
+        network.snapshot.agencies.first { $0.feed == feed }?.timezone ?? network.snapshot.agencies.first?.timezone ?? "UTC"
     }
 }
 

@@ -1,3 +1,4 @@
+import FeedNetwork
 import Foundation
 import Geo
 import Raptor
@@ -85,14 +86,14 @@ extension JourneyPlanner {
     /// The itinerary of a planned journey.
     public func itinerary(_ journey: Journey, in result: PlanResult) -> Itinerary {
         let tt = timetable
-        let snapshot = tt.snapshot
+        let snapshot = network.snapshot
         let zone = self.zone(result.timeZone)
         func stopPlace(_ s: StopIndex) -> ItineraryPlace {
             let st = snapshot.stops[s.index]
             var name = st.name
             if name.isEmpty, st.parent >= 0 { name = snapshot.stops[Int(st.parent)].name }
             return ItineraryPlace(name: name.isEmpty ? st.stopId : name, stopId: st.stopId, feed: snapshot.feedIds[Int(st.feed)],
-                                  platformCode: st.platformCode, coordinate: tt.coordinate(ofStop: s)!)
+                                  platformCode: st.platformCode, coordinate: network.coordinate(ofStop: s)!)
         }
         let origin = ItineraryPlace(name: "Origin", stopId: nil, feed: nil, platformCode: nil, coordinate: result.origin)
         let destination = ItineraryPlace(name: "Destination", stopId: nil, feed: nil, platformCode: nil, coordinate: result.destination)
@@ -127,7 +128,7 @@ extension JourneyPlanner {
                 var passed: [PassedStop] = []
                 for pos in fromPos.index...toPos.index {
                     let s = tt.routeStops[stopsStart + pos]
-                    stops.append(tt.coordinate(ofStop: s)!)
+                    stops.append(network.coordinate(ofStop: s)!)
                     if pos != fromPos.index && pos != toPos.index {
                         passed.append(PassedStop(place: stopPlace(s), arrival: base + Int64(tt.arrivals[times + pos * nt + j]),
                                                  departure: base + Int64(tt.departures[times + pos * nt + j])))
@@ -135,8 +136,8 @@ extension JourneyPlanner {
                 }
                 // The trip's shape cut between boarding and alighting, else straight lines.
                 let shape = tt.shape(ofTrip: trip)
-                let shaped = shape.flatMap { shapeCuts.cut(route: route, shape: $0, timetable: tt) }?
-                    .line(from: fromPos.index, to: toPos.index, stops: stops, shapes: tt.shapes)
+                let shaped = shape.flatMap { shapeCuts.cut(route: route, shape: $0, network: network) }?
+                    .line(from: fromPos.index, to: toPos.index, stops: stops, shapes: network.shapes)
                 let geometry = shaped ?? stops
                 let meters = Self.lineLength(geometry)
                 let src = snapshot.routes[tt.routeSourceRoute[r].index]

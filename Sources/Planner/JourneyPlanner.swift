@@ -1,3 +1,4 @@
+import FeedNetwork
 import Foundation
 import Geo
 import Raptor
@@ -234,11 +235,11 @@ struct NearbyStops: Sendable {
     /// The nearest boardable stop over all feeds (nil: none has coordinates).
     let nearest: (stop: StopIndex, meters: Double)?
 
-    init(_ point: Coordinate, radius: Double, timetable: Timetable) {
+    init(_ point: Coordinate, radius: Double, network: TransitNetwork) {
         self.point = point
         self.radius = radius
-        stops = timetable.stopsNear(point, beelineMeters: radius)
-        nearest = stops.first ?? timetable.nearestStop(point)
+        stops = network.stopsNear(point, beelineMeters: radius)
+        nearest = stops.first ?? network.nearestStop(point)
     }
 
     /// The stops within `meters` (at most `radius`), nearest first: what
@@ -260,6 +261,9 @@ struct ResolvedPlaces: Sendable {
 /// Turns a plan request into a router request and back: places, times and time zones,
 /// walks to and from stops, the walk-only journey.
 public final class JourneyPlanner: Sendable {
+    /// The timetable and what is kept beside it (names, shapes, the stop grids).
+    public let network: TransitNetwork
+    /// The routing arrays (`network.timetable`).
     public let timetable: Timetable
     public let router: RaptorRouter
     // stop_id -> stop indexes (several feeds may use one id).
@@ -287,17 +291,19 @@ public final class JourneyPlanner: Sendable {
     /// Counted once: every wheelchair answer says how much is unknown.
     let unknownAccessibility: (stops: Int, boardableStops: Int, trips: Int, allTrips: Int)
 
-    public init(timetable: Timetable) {
+    public init(network: TransitNetwork) {
+        self.network = network
+        let timetable = network.timetable
         self.timetable = timetable
         router = RaptorRouter(timetable: timetable)
         var byId: [String: [Int32]] = [:]
-        for (i, s) in timetable.snapshot.stops.enumerated() { byId[s.stopId, default: []].append(Int32(i)) }
+        for (i, s) in network.snapshot.stops.enumerated() { byId[s.stopId, default: []].append(Int32(i)) }
         stopsById = byId
-        feedIndex = Dictionary(uniqueKeysWithValues: timetable.snapshot.feedIds.enumerated().map { ($1, Int32($0)) })
+        feedIndex = Dictionary(uniqueKeysWithValues: network.snapshot.feedIds.enumerated().map { ($1, Int32($0)) })
         var zones: [String: TimeZone] = ["UTC": TimeZone(identifier: "UTC")!]
-        for a in timetable.snapshot.agencies { zones[a.timezone] = TimeZone(identifier: a.timezone) ?? zones["UTC"]! }
+        for a in network.snapshot.agencies { zones[a.timezone] = TimeZone(identifier: a.timezone) ?? zones["UTC"]! }
         self.zones = zones
-        let snapshot = timetable.snapshot
+        let snapshot = network.snapshot
         routeMode = timetable.routeSourceRoute.map { LegMode(routeType: Int(snapshot.routes[$0.index].type)) }
         accessibleStops = snapshot.stops.map { s in
             let own = s.wheelchairBoarding
@@ -318,7 +324,7 @@ public final class JourneyPlanner: Sendable {
         }
         servicePeriods = periods
         servedStops = timetable.stopsWithService()
-        unknownAccessibility = Self.countUnknownAccessibility(timetable)
+        unknownAccessibility = Self.countUnknownAccessibility(network)
         feedNames = snapshot.feedIds.indices.map { snapshot.regionName(feed: $0) }
     }
 
@@ -347,8 +353,8 @@ public final class JourneyPlanner: Sendable {
         // coverage radius is all that is looked up then.
         let valid = (try? p.validate(footpathBeelineMeters: timetable.footpathBeelineMeters)) != nil
         let radius = valid ? max(Self.coverageRadius, p.maxAccessWalk / p.walkDetourFactor + 1) : Self.coverageRadius
-        let a = NearbyStops(origin, radius: radius, timetable: timetable)
-        return ResolvedPlaces(origin: a, destination: NearbyStops(destination, radius: radius, timetable: timetable),
+        let a = NearbyStops(origin, radius: radius, network: network)
+        return ResolvedPlaces(origin: a, destination: NearbyStops(destination, radius: radius, network: network),
                               zoneName: timeZone(nearest: a.nearest))
     }
 
@@ -362,10 +368,10 @@ public final class JourneyPlanner: Sendable {
     /// as not accessible), and how many there are.
     public func accessibilityUnknown() -> (stops: Int, boardableStops: Int, trips: Int, allTrips: Int) { unknownAccessibility }
 
-    static func countUnknownAccessibility(_ timetable: Timetable) -> (stops: Int, boardableStops: Int, trips: Int, allTrips: Int) {
-        let snapshot = timetable.snapshot
+    static func countUnknownAccessibility(_ network: TransitNetwork) -> (stops: Int, boardableStops: Int, trips: Int, allTrips: Int) {
+        let snapshot = network.snapshot
         var stops = 0, boardable = 0
-        for (i, s) in snapshot.stops.enumerated() where timetable.stopBoardable[i] {
+        for (i, s) in snapshot.stops.enumerated() where network.timetable.stopBoardable[i] {
             boardable += 1
             if s.wheelchairBoarding == 0 && (s.parent < 0 || snapshot.stops[Int(s.parent)].wheelchairBoarding == 0) { stops += 1 }
         }
@@ -381,12 +387,12 @@ public final class JourneyPlanner: Sendable {
         if feed == nil, let colon = id.firstIndex(of: ":"), feedIndex[String(id[..<colon])] != nil, stopsById[id] == nil {
             feed = String(id[..<colon]); id = String(id[id.index(after: colon)...])
         }
-        let candidates = (stopsById[id] ?? []).filter { feed == nil || timetable.snapshot.stops[Int($0)].feed == feedIndex[feed!] }
+        let candidates = (stopsById[id] ?? []).filter { feed == nil || network.snapshot.stops[Int($0)].feed == feedIndex[feed!] }
         guard let first = candidates.first else {
             throw PlanError(.unknownStop, "no stop with id \"\(id)\"" + (feed.map { " in feed \"\($0)\"" } ?? ""))
         }
         if candidates.count > 1 {
-            let feeds = candidates.map { timetable.snapshot.feedIds[Int(timetable.snapshot.stops[Int($0)].feed)] }
+            let feeds = candidates.map { network.snapshot.feedIds[Int(network.snapshot.stops[Int($0)].feed)] }
             throw PlanError(.ambiguousStop, "stop id \"\(id)\" is in several feeds (\(feeds.joined(separator: ", "))): write stop:FEED:\(id)")
         }
         return StopIndex(raw: first)
@@ -397,7 +403,7 @@ public final class JourneyPlanner: Sendable {
         case .coordinate(let c): return c
         case .stop(let feed, let id):
             let s = try resolveStop(feed, id)
-            guard let c = timetable.coordinate(ofStop: s) else {
+            guard let c = network.coordinate(ofStop: s) else {
                 throw PlanError(.stopWithoutLocation, "stop \"\(id)\" has no coordinates")
             }
             return c
@@ -406,12 +412,12 @@ public final class JourneyPlanner: Sendable {
 
     /// The time zone the model reads a local query time in: that of the first agency of
     /// the feed whose stop is nearest the origin.
-    public func queryTimeZone(origin: Coordinate) -> String { timeZone(nearest: timetable.nearestStop(origin)) }
+    public func queryTimeZone(origin: Coordinate) -> String { timeZone(nearest: network.nearestStop(origin)) }
 
     /// The time zone of the first agency of the nearest stop's feed (the first agency's
     /// when there is no stop).
     func timeZone(nearest: (stop: StopIndex, meters: Double)?) -> String {
-        let snapshot = timetable.snapshot
+        let snapshot = network.snapshot
         guard let nearest, let agency = snapshot.agencies.first(where: { $0.feed == snapshot.stops[nearest.stop.index].feed }) else {
             return snapshot.agencies.first?.timezone ?? "UTC"
         }
@@ -557,7 +563,7 @@ public final class JourneyPlanner: Sendable {
             nearest = nil
             var radius = 2_000.0
             while nearest == nil && radius <= 64_000 {
-                nearest = timetable.stopsNear(point, beelineMeters: radius).first { allowed[$0.stop.index] }
+                nearest = network.stopsNear(point, beelineMeters: radius).first { allowed[$0.stop.index] }
                 radius *= 2
             }
         }
@@ -566,7 +572,7 @@ public final class JourneyPlanner: Sendable {
         if let nearest {
             let meters = (p.walkMeters(beeline: nearest.meters)).rounded()
             details["nearestStopMeters"] = .number(meters)
-            details["nearestStop"] = .text(timetable.snapshot.stops[nearest.stop.index].stopId)
+            details["nearestStop"] = .text(network.snapshot.stops[nearest.stop.index].stopId)
             how = "the nearest \(kind) is \(Int(meters)) m away on foot"
         } else {
             how = "no \(kind) is known near it"

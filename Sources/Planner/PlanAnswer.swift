@@ -1,4 +1,5 @@
 import Dispatch
+import FeedNetwork
 import Foundation
 import Geo
 import Raptor
@@ -251,7 +252,7 @@ extension JourneyPlanner {
     /// OUTSIDE_SERVICE_PERIOD when no feed serving either end has service on D − 1, D or
     /// D + 1 (the model's days), with each such feed's dates.
     func outsideServicePeriod(_ result: PlanResult, _ p: RoutingParameters, _ places: ResolvedPlaces) -> PlanError? {
-        let snapshot = timetable.snapshot
+        let snapshot = network.snapshot
         var feeds = Set<Int32>()
         for end in [places.origin, places.destination] {
             for s in walks(end, p) { feeds.insert(snapshot.stops[s.stop.index].feed) }

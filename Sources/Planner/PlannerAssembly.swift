@@ -1,3 +1,4 @@
+import FeedNetwork
 import Timetable
 import TransitModel
 
@@ -5,15 +6,15 @@ import TransitModel
 /// terminal planner and the benchmark alike: the timetable, the planner over it and the
 /// stop search. Immutable once built; a reload builds a new one.
 public struct PlannerAssembly: Sendable {
-    public let timetable: Timetable
+    public let network: TransitNetwork
+    public var timetable: Timetable { network.timetable }
     public let planner: JourneyPlanner
     public let stops: StopSearch
 
     /// Builds the timetable from `snapshot` (its places already declared), then the planner
     /// and the stop search over it. Throws what `TimetableBuilder.build` throws.
     public static func assemble(_ snapshot: FeedSnapshot) throws -> PlannerAssembly {
-        let timetable = try TimetableBuilder.build(snapshot)
-        return PlannerAssembly(timetable: timetable, planner: JourneyPlanner(timetable: timetable),
-                               stops: StopSearch(timetable: timetable))
+        let network = try TimetableBuilder.build(snapshot)
+        return PlannerAssembly(network: network, planner: JourneyPlanner(network: network), stops: StopSearch(network: network))
     }
 }

@@ -1,3 +1,4 @@
+import FeedNetwork
 import Foundation
 import Geo
 import Synchronization
@@ -40,12 +41,12 @@ struct ShapeCut {
     }
 
     /// Places `route`'s stops on shape `shape`, or nil (no placement in order).
-    static func make(route: RouteIndex, shape: ShapeIndex, timetable tt: Timetable) -> ShapeCut? {
-        let s = tt.shapes, r = route.index
+    static func make(route: RouteIndex, shape: ShapeIndex, network: TransitNetwork) -> ShapeCut? {
+        let tt = network.timetable, s = network.shapes, r = route.index
         let points = s.points(shape)
         guard points.count >= 2 else { return nil }
         let start = Int(tt.routeStopOffsets[r]), end = Int(tt.routeStopOffsets[r + 1])
-        let stops = (start..<end).map { tt.coordinate(ofStop: tt.routeStops[$0])! }
+        let stops = (start..<end).map { network.coordinate(ofStop: tt.routeStops[$0])! }
         var fallback: ShapeCut?
         for positions in [byDistance(points, Array(tt.routeStopShapeDistance[start..<end]), s), byProjection(points, stops, s)] {
             guard let positions else { continue }
@@ -157,10 +158,10 @@ struct ShapeCut {
 final class ShapeCutCache: Sendable {
     private let cuts = Mutex<[Int64: ShapeCut?]>([:])
 
-    func cut(route: RouteIndex, shape: ShapeIndex, timetable: Timetable) -> ShapeCut? {
+    func cut(route: RouteIndex, shape: ShapeIndex, network: TransitNetwork) -> ShapeCut? {
         let key = Int64(route.raw) << 32 | Int64(shape.raw)
         if let known = cuts.withLock({ $0[key] }) { return known }
-        let made = ShapeCut.make(route: route, shape: shape, timetable: timetable)
+        let made = ShapeCut.make(route: route, shape: shape, network: network)
         cuts.withLock { $0[key] = .some(made) }
         return made
     }

@@ -1,10 +1,11 @@
+import FeedNetwork
 import Foundation
 import Timetable
 import TransitModel
 
 /// A stop found by name: what `GET /v1/stops?query=…` lists.
 public struct StopMatch: Sendable, Equatable {
-    /// Index into `timetable.snapshot.stops`: a station (location_type 1) standing for its
+    /// Index into `network.snapshot.stops`: a station (location_type 1) standing for its
     /// platforms, or a stop served by routes.
     public var stop: StopIndex
     /// Higher is better: 4 the whole name, 3 every word exactly, 2 the last word begun,
@@ -82,8 +83,9 @@ public final class StopSearch: Sendable {
     // Stop -> its place in stop id order (ties broken without comparing strings).
     private let stopIdRank: [Int32]
 
-    public init(timetable: Timetable) {
-        let snapshot = timetable.snapshot
+    public init(network: TransitNetwork) {
+        let timetable = network.timetable
+        let snapshot = network.snapshot
         self.snapshot = snapshot
         let stops = snapshot.stops
         let n = stops.count

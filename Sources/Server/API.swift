@@ -140,9 +140,9 @@ public struct TransitAPI: Sendable {
         }
         let feed = String(file.dropLast(".geojson".count))
         let s = try served()
-        guard s.timetable.snapshot.feedIds.contains(feed) else {
-            throw APIError(.unknownFeed, "No feed \"\(String(feed.prefix(63)))\" is served; served are: \(s.timetable.snapshot.feedIds.joined(separator: ", ")).",
-                           details: ["feeds": .list(s.timetable.snapshot.feedIds.map { .text($0) })])
+        guard s.network.snapshot.feedIds.contains(feed) else {
+            throw APIError(.unknownFeed, "No feed \"\(String(feed.prefix(63)))\" is served; served are: \(s.network.snapshot.feedIds.joined(separator: ", ")).",
+                           details: ["feeds": .list(s.network.snapshot.feedIds.map { .text($0) })])
         }
         guard case .ready(let report) = s.coverage, let r = report.regions.first(where: { $0.feedId == feed }) else {
             throw APIError(.notReady, "The coverage regions are still being worked out; try again in a few seconds.",
@@ -158,7 +158,7 @@ public struct TransitAPI: Sendable {
         let limit = try q.int(APIParameters.stopsLimit) ?? APIParameters.stopsLimit.integerDefault
         var feed: Int32?
         if let f = try q.feed(APIParameters.stopsFeed) {
-            guard let i = s.timetable.snapshot.feedIds.firstIndex(of: f) else { throw Self.unknownFeed(f, s) }
+            guard let i = s.network.snapshot.feedIds.firstIndex(of: f) else { throw Self.unknownFeed(f, s) }
             feed = Int32(i)
         }
         let text = try q.text(APIParameters.query)
@@ -173,7 +173,7 @@ public struct TransitAPI: Sendable {
             let radius = radius ?? APIParameters.radius.numberDefault
             let c = Coordinate(latitude: near.latitude, longitude: near.longitude)
             var out: [[String: Any]] = []
-            for hit in s.timetable.stopsNear(c, beelineMeters: radius) where out.count < limit {
+            for hit in s.network.stopsNear(c, beelineMeters: radius) where out.count < limit {
                 if let feed, s.timetable.stopFeed[hit.stop.index].raw != feed { continue }
                 out.append(StopJSON.stop(s, hit.stop, extra: ["distanceMeters": hit.meters.rounded()]))
             }
@@ -187,8 +187,8 @@ public struct TransitAPI: Sendable {
 
     /// A feed the document allows but this server does not serve: 404 with the served ones.
     static func unknownFeed(_ feed: String, _ s: ServedTimetable) -> APIError {
-        APIError(.unknownFeed, "No feed \"\(String(feed.prefix(63)))\" is served; served are: \(s.timetable.snapshot.feedIds.joined(separator: ", ")).",
-                 details: ["feeds": .list(s.timetable.snapshot.feedIds.map { .text($0) })])
+        APIError(.unknownFeed, "No feed \"\(String(feed.prefix(63)))\" is served; served are: \(s.network.snapshot.feedIds.joined(separator: ", ")).",
+                 details: ["feeds": .list(s.network.snapshot.feedIds.map { .text($0) })])
     }
 
     /// Parameters each allowed by the document but not together: 422, naming the parameter.

@@ -1,5 +1,6 @@
 import Coverage
 import Dispatch
+import FeedNetwork
 import Foundation
 import Planner
 import Synchronization
@@ -35,6 +36,8 @@ public final class ServedTimetable: Sendable {
     }
 
     public var timetable: Timetable { planner.timetable }
+    /// The timetable and what is beside it (names, shapes, stop grids).
+    public var network: TransitNetwork { planner.network }
     public var coverage: CoverageState { coverageState.withLock { $0 } }
 
     /// Works out the coverage regions (seconds on a large feed); call once, off the
@@ -42,9 +45,9 @@ public final class ServedTimetable: Sendable {
     public func buildCoverage() {
         let state: CoverageState
         do {
-            let regions = try CoverageBuilder.regions(timetable)
+            let regions = try CoverageBuilder.regions(network)
             let today = ServiceDate(daysSinceEpoch: Int32(Date().timeIntervalSince1970 / 86_400))
-            state = .ready(CoverageReport.make(regions, timetable: timetable, today: today))
+            state = .ready(CoverageReport.make(regions, timetable: network, today: today))
         } catch {
             state = .failed("\(error)")
         }

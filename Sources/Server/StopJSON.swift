@@ -19,22 +19,22 @@ enum StopJSON {
     /// platforms), plus `extra` (score, distance).
     @_optimize(none)  // see TransitAPI: the optimizer takes minutes on this glue
     static func stop(_ served: ServedTimetable, _ stop: StopIndex, extra: [String: Any]) -> [String: Any] {
-        let tt = served.timetable, s = tt.snapshot
+        let network = served.network, tt = network.timetable, s = network.snapshot
         let st = s.stops[stop.index]
         var o: [String: Any] = ["id": st.stopId, "feed": s.feedIds[Int(st.feed)], "name": st.name,
                                 "kind": st.locationType == 1 ? "station" : "stop"]
-        if let c = tt.coordinate(ofStop: stop) { o["lat"] = c.latitude; o["lon"] = c.longitude } else { o["lat"] = 0.0; o["lon"] = 0.0 }
+        if let c = network.coordinate(ofStop: stop) { o["lat"] = c.latitude; o["lon"] = c.longitude } else { o["lat"] = 0.0; o["lon"] = 0.0 }
         if let p = st.platformCode, !p.isEmpty { o["platformCode"] = p }
         if st.parent >= 0 { o["parentStation"] = s.stops[Int(st.parent)].stopId }
         var members = [stop]
-        if st.locationType == 1 { members += tt.stationChildren[stop] }
+        if st.locationType == 1 { members += network.stationChildren[stop] }
         o["routes"] = tt.sourceRoutes(through: members).map { route(s, $0) }
         for (k, v) in extra { o[k] = v }
         return o
     }
 
     static func departure(_ served: ServedTimetable, _ d: Departure) -> [String: Any] {
-        let s = served.timetable.snapshot
+        let s = served.network.snapshot
         var o: [String: Any] = ["stopId": s.stops[d.stop.index].stopId, "route": route(s, d.sourceRoute), "trip": d.tripId,
                                 "serviceDate": d.serviceDate.iso8601, "departure": PlanAnswerJSON.iso(d.time, d.timeZone)]
         if let p = d.platformCode, !p.isEmpty { o["platformCode"] = p }

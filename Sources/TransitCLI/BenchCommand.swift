@@ -1,5 +1,6 @@
 import ArgumentParser
 import Dispatch
+import FeedNetwork
 #if canImport(Glibc)
 import Glibc
 /// glibc's malloc_trim(3), which the Glibc module does not export.
@@ -52,7 +53,7 @@ struct BenchCommand: ParsableCommand {
             let rssBefore = residentBytes()
             let t0 = Date()
             let assembly = try source.load()
-            let tt = assembly.timetable
+            let network = assembly.network, tt = network.timetable
             let loadSeconds = Date().timeIntervalSince(t0)
             // Hand the loader's freed buffers back to the system, so that the resident
             // size below is the timetable's, not what glibc keeps in reserve.
@@ -60,13 +61,13 @@ struct BenchCommand: ParsableCommand {
             let rssAfter = residentBytes()
             let stopTimes = tt.departures.count
             let planner = assembly.planner
-            print("timetable: \(tt.snapshot.feedIds.joined(separator: ", "))")
+            print("timetable: \(network.snapshot.feedIds.joined(separator: ", "))")
             print("  \(Output.grouped(stopTimes)) stop times (frequencies expanded), \(Output.grouped(tt.tripCount)) trips, \(Output.grouped(tt.routeCount)) routes, \(Output.grouped(tt.stopCount)) stops, \(Output.grouped(tt.footTarget.count)) footpath candidates")
             print(String(format: "  load and build: %.2f s; resident memory %.0f MB (+%.0f MB, %.1f bytes per stop time)",
                          loadSeconds, Double(rssAfter) / 1e6, Double(rssAfter - rssBefore) / 1e6,
                          Double(rssAfter - rssBefore) / Double(max(1, stopTimes))))
 
-            let eventsByFeed = stopEventsPerFeedAndDay(tt)
+            let eventsByFeed = stopEventsPerFeedAndDay(network)
             // The busiest day of all feeds together, and of each feed.
             let total = (0..<tt.dayCount).map { d in eventsByFeed.reduce(0) { $0 + $1[d] } }
             let day = total.indices.max { total[$0] < total[$1] } ?? 0
@@ -78,7 +79,7 @@ struct BenchCommand: ParsableCommand {
             // Queries stay within one feed (both ends, on that feed's busiest day): a trip
             // from Vilnius to Sacramento has no answer and measures nothing useful.
             var rng = SeededRandom(seed: seed)
-            var stopsByFeed: [[Int]] = Array(repeating: [], count: tt.snapshot.feedIds.count)
+            var stopsByFeed: [[Int]] = Array(repeating: [], count: network.snapshot.feedIds.count)
             for s in 0..<tt.stopCount where tt.stopBoardable[s] && tt.stopRouteOffsets[s + 1] > tt.stopRouteOffsets[s] {
                 stopsByFeed[tt.stopFeed[s].index].append(s)
             }
@@ -87,8 +88,8 @@ struct BenchCommand: ParsableCommand {
             func place(_ feed: Int) -> Place {
                 let stops = stopsByFeed[feed]
                 let s = stops[Int(rng.next() % UInt64(stops.count))]
-                if rng.next() % 2 == 0 { return .stop(feed: tt.snapshot.feedIds[feed], id: tt.snapshot.stops[s].stopId) }
-                let c = Geodesic.destination(from: tt.coordinate(ofStop: StopIndex(s))!, azimuthDegrees: Double(rng.next() % 360),
+                if rng.next() % 2 == 0 { return .stop(feed: network.snapshot.feedIds[feed], id: network.snapshot.stops[s].stopId) }
+                let c = Geodesic.destination(from: network.coordinate(ofStop: StopIndex(s))!, azimuthDegrees: Double(rng.next() % 360),
                                              meters: Double(rng.next() % 500))
                 return .coordinate(c)
             }
@@ -165,10 +166,11 @@ struct BenchCommand: ParsableCommand {
     }
 
     /// Stop events (trips running × their stops) per feed and timetable day.
-    private func stopEventsPerFeedAndDay(_ tt: Timetable) -> [[Int]] {
-        var events = [[Int]](repeating: [Int](repeating: 0, count: tt.dayCount), count: tt.snapshot.feedIds.count)
+    private func stopEventsPerFeedAndDay(_ network: TransitNetwork) -> [[Int]] {
+        let tt = network.timetable
+        var events = [[Int]](repeating: [Int](repeating: 0, count: tt.dayCount), count: network.snapshot.feedIds.count)
         for r in 0..<tt.routeCount {
-            let feed = Int(tt.snapshot.routes[tt.routeSourceRoute[r].index].feed)
+            let feed = Int(network.snapshot.routes[tt.routeSourceRoute[r].index].feed)
             let stops = Int(tt.routeStopOffsets[r + 1] - tt.routeStopOffsets[r])
             // One service per route: every trip of the route runs on the same days.
             let trips = Int(tt.routeTripOffsets[r + 1] - tt.routeTripOffsets[r])

@@ -35,7 +35,7 @@ struct CoverageCommand: ParsableCommand {
 
     func run() throws {
         try runReportingErrors {
-            let tt = try source.load().timetable
+            let tt = try source.load().network
             let regions: [CoverageRegion]
             do { regions = try CoverageBuilder.regions(tt) } catch { throw CLIError("\(error)") }
             let now = Int32(Date().timeIntervalSince1970 / 86_400)

@@ -79,11 +79,11 @@ struct TimetableSourceOptions: ParsableArguments {
         try declarePlaces(&snapshot)
         let assembly: PlannerAssembly
         do { assembly = try PlannerAssembly.assemble(snapshot) } catch { throw CLIError("cannot build the timetable: \(error)") }
-        let tt = assembly.timetable
+        let network = assembly.network, tt = network.timetable
         if Output.stderrIsTerminal || ProcessInfo.processInfo.environment["TRANSIT_VERBOSE"] != nil {
             Output.err("Timetable: \(snapshot.feedIds.joined(separator: ", ")): \(Output.grouped(snapshot.stopTimeCount)) stop times, \(Output.grouped(tt.tripCount)) trips in \(Output.grouped(tt.routeCount)) routes, loaded in \(Output.seconds(Date().timeIntervalSince(started)))")
         }
-        for w in tt.warnings { Output.err("note: \(w)") }
+        for w in network.warnings { Output.err("note: \(w)") }
         return assembly
     }
 }

@@ -1,3 +1,4 @@
+import FeedNetwork
 import Foundation
 import PlanJSON
 import PlanText
@@ -64,7 +65,7 @@ protocol PlanBackend {
     /// The first and last day of the timetable that serves `place`.
     func period(near place: Place) -> (first: ServiceDate, last: ServiceDate)?
     /// The network to draw maps over (nil: not at hand).
-    var network: Timetable? { get }
+    var network: TransitNetwork? { get }
 }
 
 /// In process: the timetable from the database (or `--gtfs` files).
@@ -75,38 +76,38 @@ final class LocalBackend: PlanBackend {
 
     init(source: TimetableSourceOptions) throws {
         let assembly = try source.load()
-        let tt = assembly.timetable
+        let network = assembly.network, tt = network.timetable
         planner = assembly.planner
         stops = assembly.stops
         // As the server writes them: the loaded feeds and their versions (none for files).
         if source.gtfs.isEmpty, let versions = try? FeedCatalog(db: source.db.connect()).versions() {
-            feeds = tt.snapshot.feedIds.map { ($0, versions[$0] ?? 0) }
+            feeds = network.snapshot.feedIds.map { ($0, versions[$0] ?? 0) }
         } else {
             feeds = nil
         }
     }
 
-    var network: Timetable? { planner.timetable }
+    var network: TransitNetwork? { planner.network }
 
     func search(_ text: String) throws -> [StopCandidate] {
-        let tt = planner.timetable, s = tt.snapshot
+        let network = planner.network, tt = network.timetable, s = network.snapshot
         return stops.search(text, limit: 30).map { m in
             let st = s.stops[m.stop.index]
             var members = [m.stop]
-            if st.locationType == 1 { members += tt.stationChildren[m.stop] }
+            if st.locationType == 1 { members += network.stationChildren[m.stop] }
             let routes = tt.sourceRoutes(through: members).map { source -> (mode: String, name: String) in
                 let r = s.routes[source.index]
                 return (LegMode(routeType: Int(r.type)).noun, r.shortName.flatMap { $0.isEmpty ? nil : $0 } ?? r.longName ?? r.routeId)
             }
             return StopCandidate(feed: s.feedIds[Int(st.feed)], id: st.stopId, name: st.name,
-                                 coordinate: tt.coordinate(ofStop: m.stop) ?? Coordinate(latitude: 0, longitude: 0),
+                                 coordinate: network.coordinate(ofStop: m.stop) ?? Coordinate(latitude: 0, longitude: 0),
                                  score: m.score, routes: routes)
         }
     }
 
     func stopName(feed: String?, id: String) throws -> String? {
         guard let i = try? planner.resolveStop(feed, id) else { return nil }
-        return planner.timetable.snapshot.stops[i.index].name
+        return planner.network.snapshot.stops[i.index].name
     }
 
     func answer(_ r: PlanRequest) throws -> PlanReply {
@@ -126,9 +127,9 @@ final class LocalBackend: PlanBackend {
     }
 
     func period(near place: Place) -> (first: ServiceDate, last: ServiceDate)? {
-        let tt = planner.timetable
-        if let c = try? planner.coordinate(of: place), let n = tt.nearestStop(c),
-           let p = planner.servicePeriods[Int(tt.snapshot.stops[n.stop.index].feed)] { return p }
+        let network = planner.network, tt = network.timetable
+        if let c = try? planner.coordinate(of: place), let n = network.nearestStop(c),
+           let p = planner.servicePeriods[Int(network.snapshot.stops[n.stop.index].feed)] { return p }
         let all = planner.servicePeriods.compactMap { $0 }
         guard let first = all.map(\.first).min(), let last = all.map(\.last).max() else { return nil }
         return (first, last)
@@ -154,7 +155,7 @@ final class ServerBackend: PlanBackend {
         }
     }
 
-    var network: Timetable? { nil }
+    var network: TransitNetwork? { nil }
 
     private func get(_ path: String, _ query: [(String, String)] = []) throws -> (status: Int, body: [UInt8]) {
         var c = URLComponents(string: base + path)!

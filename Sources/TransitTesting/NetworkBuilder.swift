@@ -1,3 +1,4 @@
+import FeedNetwork
 import Foundation
 import Geo
 import Raptor
@@ -152,8 +153,8 @@ public struct NetworkBuilder {
                                                         minTransferTime: minTransferTime, line: line))
     }
 
-    /// The timetable of the network.
-    public func timetable() throws -> Timetable {
+    /// The built network: its timetable and what is kept beside it.
+    public func network() throws -> TransitNetwork {
         try TimetableBuilder.build(snapshot)
     }
 }
@@ -171,7 +172,7 @@ public struct NetworkBuilder {
 ///   transfers.txt rule), as `2m`, `6m54s`, `59s`, `0s`;
 /// - a walk-only journey (no rides) prints as `Walk a-b`.
 public enum CompactJourney {
-    public static func format(rides: Int, departure: Int64, arrival: Int64, legs: [RaptorLeg], timetable: Timetable,
+    public static func format(rides: Int, departure: Int64, arrival: Int64, legs: [RaptorLeg], network: TransitNetwork,
                               zone zoneName: String, reference: ServiceDate) -> String {
         let zone = TimeZone(identifier: zoneName)!
         func time(_ instant: Int64) -> String {
@@ -182,7 +183,8 @@ public enum CompactJourney {
             return "\(sign)\(h):\(m < 10 ? "0" : "")\(m)" + (s == 0 ? "" : ":\(s < 10 ? "0" : "")\(s)")
         }
         func span(_ a: Int64, _ b: Int64) -> String { "\(time(a))-\(time(b))" }
-        func id(_ stop: StopIndex) -> String { timetable.snapshot.stops[stop.index].stopId }
+        let timetable = network.timetable
+        func id(_ stop: StopIndex) -> String { network.snapshot.stops[stop.index].stopId }
 
         if rides == 0 { return "Walk \(span(departure, arrival))" }
         var parts: [String] = []
@@ -195,7 +197,7 @@ public enum CompactJourney {
                 let board = id(timetable.stop(onRoute: route, at: from))
                 // The boarding stop is the one printed before; say so when it is not.
                 if parts.last != board { parts.append("[board at \(board)]") }
-                let name = timetable.snapshot.routes[timetable.routeSourceRoute[route.index].index]
+                let name = network.snapshot.routes[timetable.routeSourceRoute[route.index].index]
                 parts.append("\(name.shortName ?? name.routeId) \(span(departure, arrival))")
                 parts.append(id(timetable.stop(onRoute: route, at: to)))
             case .transfer(_, let to, let departure, let ready, _):

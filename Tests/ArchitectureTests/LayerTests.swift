@@ -60,13 +60,12 @@ import Testing
         #expect(reach.isSubset(of: ["Timetable", "TransitModel"]), "Raptor reaches \(reach.sorted())")
     }
 
-    /// Geo is the one module Timetable still reaches beyond TransitModel: its stop grids and
-    /// footpath distances (PROJ). It is listed here by name so that nothing else joins it;
-    /// issue 18's lean timetable moves them beside the timetable and removes it from here.
-    @Test("Timetable imports only TransitModel (and, until its grids move out, Geo)")
+    /// The timetable is the routing arrays alone: its builder, names, shapes and the stop
+    /// grids with their PROJ projections live beside it (FeedNetwork).
+    @Test("Timetable imports only TransitModel")
     func timetable() throws {
         let reach = try Self.imports(of: "Timetable").union(Self.declared("Timetable")).subtracting(Self.system)
-        #expect(reach.isSubset(of: ["TransitModel", "Geo"]), "Timetable reaches \(reach.sorted())")
+        #expect(reach.isSubset(of: ["TransitModel"]), "Timetable reaches \(reach.sorted())")
     }
 
     /// The faces own their formats: the JSON wire format (PlanJSON), the terminal's text
@@ -78,7 +77,7 @@ import Testing
         let forbidden: Set<String> = ["PlanJSON", "PlanText", "Server", "TransitCLI", "Coverage", "TransitStore", "GTFS",
                                       "CLibPQ", "Hummingbird", "NIOCore", "NIOPosix", "Logging", "ArgumentParser"]
         #expect(reach.isDisjoint(with: forbidden), "Planner reaches \(reach.intersection(forbidden).sorted())")
-        #expect(reach.subtracting(Self.system).isSubset(of: ["Raptor", "Timetable", "TransitModel", "Geo"]),
+        #expect(reach.subtracting(Self.system).isSubset(of: ["Raptor", "Timetable", "FeedNetwork", "TransitModel", "Geo"]),
                 "Planner reaches \(reach.subtracting(Self.system).sorted())")
     }
 

@@ -1,7 +1,8 @@
 import Coverage
+import FeedNetwork
 import Foundation
-import GTFS
 import Geo
+import GTFS
 import Planner
 import Testing
 import Timetable
@@ -54,8 +55,8 @@ import TransitTesting
         // Throws, naming the file, when the shared feed is missing.
         let path = try FeedFixtures.sharedFeed(feedId)
         let (snapshot, _) = try SnapshotSink.load(path: path, feedId: feedId)
-        let tt = try TimetableBuilder.build(snapshot)
-        let regions = try CoverageBuilder.regions(tt)
+        let network = try TimetableBuilder.build(snapshot), tt = network.timetable
+        let regions = try CoverageBuilder.regions(network)
         let r = try #require(regions.first)
         #expect(regions.count == 1)
         // The export as it is written to disk (rounded to 7 decimals).
@@ -66,7 +67,7 @@ import TransitTesting
         // Every stop with service inside both.
         var outsideExact = 0, outsideExport = 0
         for s in r.servedStops {
-            let c = tt.coordinate(ofStop: s)!
+            let c = network.coordinate(ofStop: s)!
             if !Self.insideExact(c, r.exact) { outsideExact += 1 }
             if !exportRings.contains(where: { Self.inside(c, $0) }) { outsideExport += 1 }
         }
@@ -75,7 +76,7 @@ import TransitTesting
         // Sampled points: farther than the radius (+5 m) from every stop with service are
         // outside; nearer (−5 m) are inside. maxAccessWalk beeline (1000 m) is well outside.
         var rng = SeededRandom(seed: UInt64(feedId.utf8.count) &* 977)
-        let stops = r.servedStops.map { tt.coordinate(ofStop: $0)! }
+        let stops = r.servedStops.map { network.coordinate(ofStop: $0)! }
         var checked = 0, wrong: [String] = []
         for _ in 0..<150 {
             let from = stops[Int.random(in: 0..<stops.count, using: &rng)]

@@ -1,7 +1,8 @@
 import Coverage
+import FeedNetwork
 import Foundation
-import GTFS
 import Geo
+import GTFS
 import Testing
 import Timetable
 import TransitModel
@@ -20,8 +21,8 @@ import TransitModel
         }
         parts[0].feedInfo[0].place = "San Francisco Bay Area"
         parts[1].feedInfo[0].place = "San Francisco Peninsula"
-        let tt = try TimetableBuilder.build(FeedSnapshot.merging(parts))
-        return CoverageReport.make(try CoverageBuilder.regions(tt), timetable: tt, today: ServiceDate(year: 2019, month: 1, day: 1)!)
+        let network = try TimetableBuilder.build(FeedSnapshot.merging(parts))
+        return CoverageReport.make(try CoverageBuilder.regions(network), timetable: network, today: ServiceDate(year: 2019, month: 1, day: 1)!)
     }
 
     @Test("golden text: table, union, notes")
@@ -41,12 +42,12 @@ import TransitModel
         let parts = try ["bart-2018", "caltrain"].map {
             try SnapshotSink.load(path: Self.root.appendingPathComponent("Data/\($0).zip").path, feedId: $0).0
         }
-        let tt = try TimetableBuilder.build(FeedSnapshot.merging(parts))
-        let regions = try CoverageBuilder.regions(tt)
-        let combined = try CoverageBuilder.combinedExport(regions, timetable: tt)
+        let network = try TimetableBuilder.build(FeedSnapshot.merging(parts))
+        let regions = try CoverageBuilder.regions(network)
+        let combined = try CoverageBuilder.combinedExport(regions, timetable: network)
         let geo = try #require(try JSONSerialization.jsonObject(with: Data(CoverageExport.text(combined.export).utf8)) as? [String: Any])
         #expect(CoverageRegionTests.validate(geo).isEmpty, "\(CoverageRegionTests.validate(geo))")
-        let stops = regions.flatMap(\.servedStops).map { tt.coordinate(ofStop: $0)! }
+        let stops = regions.flatMap(\.servedStops).map { network.coordinate(ofStop: $0)! }
         #expect(stops.allSatisfy { c in combined.export.contains { CoverageRegionTests.inside(c, $0) } })
         #expect(combined.exportKm2 / combined.exactKm2 < 1.5)
     }

@@ -1,7 +1,8 @@
 import Coverage
+import FeedNetwork
 import Foundation
-import GTFS
 import Geo
+import GTFS
 import Planner
 import Testing
 import Timetable
@@ -66,25 +67,26 @@ import FoundationXML
         return (reader.elements, ok ? reader.error : (reader.error ?? "not well-formed: \(String(describing: parser.parserError))"))
     }
 
-    static func load(_ paths: [(path: String, feedId: String)]) throws -> (Timetable, [CoverageRegion]) {
+    static func load(_ paths: [(path: String, feedId: String)]) throws -> (TransitNetwork, [CoverageRegion]) {
         let parts = try paths.map { try SnapshotSink.load(path: $0.path, feedId: $0.feedId).0 }
         let snapshot = parts.count == 1 ? parts[0] : FeedSnapshot.merging(parts)
-        let tt = try TimetableBuilder.build(snapshot)
-        return (tt, try CoverageBuilder.regions(tt))
+        let network = try TimetableBuilder.build(snapshot)
+        return (network, try CoverageBuilder.regions(network))
     }
 
     /// The routes the picture should draw: each distinct first-trip shape (or stop
     /// sequence, without a shape) of a route of the regions' feeds through a served stop.
-    static func expectedLines(_ tt: Timetable, _ regions: [CoverageRegion]) -> (count: Int, colors: Set<String>) {
-        let feeds = Set(regions.compactMap { r in tt.snapshot.feedIds.firstIndex(of: r.feedId).map(Int32.init) })
+    static func expectedLines(_ network: TransitNetwork, _ regions: [CoverageRegion]) -> (count: Int, colors: Set<String>) {
+        let tt = network.timetable
+        let feeds = Set(regions.compactMap { r in network.snapshot.feedIds.firstIndex(of: r.feedId).map(Int32.init) })
         let served = Set(regions.flatMap(\.servedStops))
         var shapes = Set<ShapeIndex>(), sequences = Set<[StopIndex]>(), colors = Set<String>()
         for r in 0..<tt.routeCount {
-            let route = tt.snapshot.routes[tt.routeSourceRoute[r].index]
+            let route = network.snapshot.routes[tt.routeSourceRoute[r].index]
             let stops = Array(tt.routeStops[Int(tt.routeStopOffsets[r])..<Int(tt.routeStopOffsets[r + 1])])
             guard feeds.contains(route.feed), stops.contains(where: served.contains) else { continue }
             let shape = tt.shape(ofTrip: TripIndex(raw: tt.routeTripOffsets[r]))
-            let added = if let shape, tt.shapes.points(shape).count >= 2 { shapes.insert(shape).inserted } else { sequences.insert(stops).inserted }
+            let added = if let shape, network.shapes.points(shape).count >= 2 { shapes.insert(shape).inserted } else { sequences.insert(stops).inserted }
             if added { colors.insert(route.color.map { "#" + $0.lowercased() } ?? "grey") }
         }
         return (shapes.count + sequences.count, colors)
@@ -94,7 +96,8 @@ import FoundationXML
 
     /// Checks the document against the regions; returns the elements for more checks.
     @discardableResult
-    static func check(_ svg: String, _ tt: Timetable, _ regions: [CoverageRegion], label: String) -> [Element] {
+    static func check(_ svg: String, _ network: TransitNetwork, _ regions: [CoverageRegion], label: String) -> [Element] {
+        let tt = network.timetable
         let (elements, error) = parse(svg)
         #expect(error == nil, "\(label): the SVG is not well-formed XML: \(error ?? "")")
         #expect(elements.first?.name == "svg", "\(label): the root is \(elements.first?.name ?? "nothing")")
@@ -125,7 +128,7 @@ import FoundationXML
 
         // Routes: each distinct shape or stop sequence once, thin, in the routes' colours.
         let routes = elements.filter { $0.name == "path" && $0.inside("routes") }
-        let expected = expectedLines(tt, regions)
+        let expected = expectedLines(network, regions)
         #expect(routes.count == expected.count, "\(label): \(routes.count) route lines, expected \(expected.count)")
         #expect(elements.first { $0.attributes["id"] == "routes" }?.attributes["stroke-width"] == "1.5")
         let drawnColors = Set(routes.compactMap { $0.attributes["stroke"] })
@@ -189,10 +192,10 @@ import FoundationXML
 
     @Test("bart-2018: regions, outline, stops, routes, scale, legend; PNG")
     func bart() throws {
-        let (tt, regions) = try Self.load([(Self.root.appendingPathComponent("Data/bart-2018.zip").path, "bart-2018")])
+        let (network, regions) = try Self.load([(Self.root.appendingPathComponent("Data/bart-2018.zip").path, "bart-2018")])
         try #require(regions.count == 1)
-        let svg = CoverageSVG.render(regions, timetable: tt)
-        let elements = Self.check(svg, tt, regions, label: "bart-2018")
+        let svg = CoverageSVG.render(regions, timetable: network)
+        let elements = Self.check(svg, network, regions, label: "bart-2018")
         // BART's six lines in their own colours.
         let colors = Set(elements.filter { $0.name == "path" && $0.inside("routes") }.compactMap { $0.attributes["stroke"] })
         #expect(colors.isSuperset(of: ["#ffff33", "#ff9933", "#339933", "#ff0000", "#0099cc"]), "\(colors)")
@@ -207,36 +210,36 @@ import FoundationXML
             Issue.record("\(path) is missing: set TRANSIT_SHARED_DATA to the shared data folder")
             return
         }
-        let (tt, regions) = try Self.load([(path, "sacramento-sacrt-2024")])
+        let (network, regions) = try Self.load([(path, "sacramento-sacrt-2024")])
         try #require(regions.count == 1)
-        let svg = CoverageSVG.render(regions, timetable: tt)
-        Self.check(svg, tt, regions, label: "sacramento")
+        let svg = CoverageSVG.render(regions, timetable: network)
+        Self.check(svg, network, regions, label: "sacramento")
         #expect(svg.utf8.count < 4_000_000, "\(svg.utf8.count) bytes")
         try Self.renderPNG(svg, name: "coverage-sacramento", copy: "/tmp/coverage-sacramento.png")
     }
 
     @Test("two feeds in one timetable: a hue each, both in the legend; PNG")
     func bartAndCaltrain() throws {
-        let (tt, regions) = try Self.load([(Self.root.appendingPathComponent("Data/bart-2018.zip").path, "bart-2018"),
+        let (network, regions) = try Self.load([(Self.root.appendingPathComponent("Data/bart-2018.zip").path, "bart-2018"),
                                            (Self.root.appendingPathComponent("Data/caltrain.zip").path, "caltrain")])
         try #require(regions.count == 2)
-        let svg = CoverageSVG.render(regions, timetable: tt, width: 1000)
-        Self.check(svg, tt, regions, label: "bart + caltrain")
+        let svg = CoverageSVG.render(regions, timetable: network, width: 1000)
+        Self.check(svg, network, regions, label: "bart + caltrain")
         #expect(svg.contains("width=\"1000\""))
         try Self.renderPNG(svg, name: "coverage-bart-caltrain", copy: "/tmp/coverage-bart-caltrain.png")
         // A narrow picture: the scale bar moves below the key, the legend stays inside.
-        Self.check(CoverageSVG.render(regions, timetable: tt, width: 600), tt, regions, label: "bart + caltrain, 600 px")
+        Self.check(CoverageSVG.render(regions, timetable: network, width: 600), network, regions, label: "bart + caltrain, 600 px")
         // One region alone is drawn without the other's routes.
-        let one = CoverageSVG.render([regions[1]], timetable: tt)
-        Self.check(one, tt, [regions[1]], label: "caltrain alone")
+        let one = CoverageSVG.render([regions[1]], timetable: network)
+        Self.check(one, network, [regions[1]], label: "caltrain alone")
     }
 
     @Test("names are escaped: the document stays well-formed and reads back the same name")
     func escaping() throws {
-        let (tt, regions) = try Self.load([(Self.root.appendingPathComponent("Data/caltrain.zip").path, "caltrain")])
+        let (network, regions) = try Self.load([(Self.root.appendingPathComponent("Data/caltrain.zip").path, "caltrain")])
         var region = try #require(regions.first)
         region.name = "Tom & Jerry's <Rail> \"Co\" ]]> \u{1}"
-        let svg = CoverageSVG.render([region], timetable: tt)
+        let svg = CoverageSVG.render([region], timetable: network)
         let (elements, error) = Self.parse(svg)
         #expect(error == nil, "\(error ?? "")")
         let legend = elements.filter { $0.name == "text" && $0.inside("legend") }.map(\.text).joined()

@@ -1,4 +1,5 @@
 import Coverage
+import FeedNetwork
 import Foundation
 import Geo
 import GTFS
@@ -24,7 +25,7 @@ import FoundationXML
     // MARK: The trip
 
     struct Trip: Sendable {
-        var timetable: Timetable
+        var timetable: TransitNetwork
         var itinerary: Itinerary
         var map: ItineraryMap
         var steps: [String]
@@ -36,8 +37,8 @@ import FoundationXML
     static let planned: Result<Trip?, any Error> = Result {
         let path = sharedGTFS + "/bydgoszcz-2020.zip"
         guard FileManager.default.fileExists(atPath: path) else { return nil }
-        let tt = try TimetableBuilder.build(try SnapshotSink.load(path: path, feedId: "bydgoszcz-2020").0)
-        let planner = JourneyPlanner(timetable: tt)
+        let network = try TimetableBuilder.build(try SnapshotSink.load(path: path, feedId: "bydgoszcz-2020").0)
+        let planner = JourneyPlanner(network: network)
         let answer = try planner.answer(PlanQuery(from: .coordinate(Coordinate(latitude: 53.1347, longitude: 17.9927)),
                                                   to: .coordinate(Coordinate(latitude: 53.1226, longitude: 18.0072)),
                                                   time: .local(year: 2020, month: 5, day: 4, hour: 8, minute: 30, second: 0))).get()
@@ -45,7 +46,7 @@ import FoundationXML
         let option = answer.options[answer.recommended].itinerary.summary.rides > 0 ? answer.options[answer.recommended]
             : answer.options.first { $0.itinerary.summary.rides > 0 } ?? answer.options[answer.recommended]
         let itinerary = option.itinerary
-        return Trip(timetable: tt, itinerary: itinerary, map: ItineraryMap(itinerary), steps: itinerary.legs.map(\.instruction),
+        return Trip(timetable: network, itinerary: itinerary, map: ItineraryMap(itinerary), steps: itinerary.legs.map(\.instruction),
                     title: "Dworzec Główny → Rondo Jagiellonów, 2020-05-04 08:30")
     }
 

@@ -30,7 +30,7 @@ import TransitTesting
         func place() -> Place {
             let s = stops[Int.random(in: 0..<stops.count, using: &rng)]
             if Bool.random(using: &rng) { return .stop(feed: nil, id: snapshot.stops[s].stopId) }
-            return .coordinate(Geodesic.destination(from: tt.coordinate(ofStop: StopIndex(s))!,
+            return .coordinate(Geodesic.destination(from: assembly.network.coordinate(ofStop: StopIndex(s))!,
                                                     azimuthDegrees: Double.random(in: 0..<360, using: &rng),
                                                     meters: Double.random(in: 0..<700, using: &rng)))
         }

@@ -1,3 +1,4 @@
+import FeedNetwork
 import Foundation
 import GTFS
 import PlanJSON
@@ -58,7 +59,7 @@ import TransitTesting
         let trips = Self.feeds.first { $0.file == file }!.trips
         let feedId = String(file.dropLast(4))
         let (snapshot, _) = try SnapshotSink.load(path: FeedFixtures.feed(file), feedId: feedId)
-        let planner = JourneyPlanner(timetable: try TimetableBuilder.build(snapshot))
+        let planner = JourneyPlanner(network: try TimetableBuilder.build(snapshot))
         var text = ""
         for trip in trips {
             var query = PlanQuery(from: Place.parse(trip.from)!, to: Place.parse(trip.to)!, time: QueryTime.parse(trip.at)!,

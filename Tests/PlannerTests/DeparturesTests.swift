@@ -1,3 +1,4 @@
+import FeedNetwork
 import Foundation
 import GTFS
 import PlanJSON
@@ -18,7 +19,7 @@ import TransitTesting
 
         init(_ path: String, _ feedId: String) {
             let (snapshot, _) = try! SnapshotSink.load(path: path, feedId: feedId)
-            planner = JourneyPlanner(timetable: try! TimetableBuilder.build(snapshot))
+            planner = JourneyPlanner(network: try! TimetableBuilder.build(snapshot))
             reference = ReferenceDepartures(snapshot)
         }
 
@@ -35,10 +36,10 @@ import TransitTesting
     @Test func stationChildrenIndex() {
         var stations = 0
         for f in [Self.bart, Self.milan, Self.wmata] {
-            let tt = f.planner.timetable, stops = tt.snapshot.stops
+            let network = f.planner.network, tt = network.timetable, stops = network.snapshot.stops
             var scanned = [[Int32]](repeating: [], count: stops.count)
             for (i, st) in stops.enumerated() where st.parent >= 0 { scanned[Int(st.parent)].append(Int32(i)) }
-            let wrong = stops.indices.filter { tt.stationChildren[StopIndex($0)].map(\.raw) != scanned[$0] }
+            let wrong = stops.indices.filter { network.stationChildren[StopIndex($0)].map(\.raw) != scanned[$0] }
             #expect(wrong.isEmpty, "\(wrong.prefix(5).map { stops[$0].stopId })")
             stations += scanned.filter { !$0.isEmpty }.count
         }
@@ -55,7 +56,7 @@ import TransitTesting
     /// Departures from `stop` in [t, t + window] both ways, compared; returns how many.
     @discardableResult
     static func compare(_ f: Fixture, stop index: StopIndex, time: QueryTime, t: Int64, window: Int) -> Int {
-        let tt = f.planner.timetable, stops = tt.snapshot.stops, stop = index.raw
+        let network = f.planner.network, tt = network.timetable, stops = network.snapshot.stops, stop = index.raw
         let got = f.planner.departures(stop: index, after: time, limit: 100_000, withinSeconds: window)
         let platforms = stops[Int(stop)].locationType == 1
             ? stops.indices.filter { stops[$0].parent == stop && tt.stopBoardable[$0] }.map(Int32.init) : [stop]
@@ -89,7 +90,7 @@ import TransitTesting
         let f = feed == "bart" ? Self.bart : Self.milan
         // Dates inside each feed's period, away from daylight saving changes.
         let dates = feed == "bart" ? (2018, 6, 4...10) : (2014, 10, 20...24)
-        let tt = f.planner.timetable
+        let network = f.planner.network, tt = network.timetable
         let served = tt.stopsWithService()
         let stops = (0..<tt.stopCount).filter { served[$0] }
         var rng = SeededRandom(seed: 2024)

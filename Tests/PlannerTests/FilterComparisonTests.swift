@@ -1,6 +1,7 @@
+import FeedNetwork
 import Foundation
-import GTFS
 import Geo
+import GTFS
 @testable import Planner
 import Raptor
 import Testing
@@ -23,8 +24,8 @@ import TransitTesting
     func compare(_ file: String) throws {
         let (y, m, d) = Self.cases.first { $0.0 == file }!.1
         let (snapshot, _) = try SnapshotSink.load(path: ReferenceComparisonTests.feedPath(file), feedId: String(file.dropLast(4)))
-        let tt = try TimetableBuilder.build(snapshot)
-        let planner = JourneyPlanner(timetable: tt)
+        let network = try TimetableBuilder.build(snapshot), tt = network.timetable
+        let planner = JourneyPlanner(network: network)
         var rng = SeededRandom(seed: 77 &+ UInt64(file.utf8.count))
         let routeOK = snapshot.routes.map { _ in Double.random(in: 0..<1, using: &rng) < 0.8 }
         let tripOK = snapshot.trips.map { _ in Double.random(in: 0..<1, using: &rng) < 0.7 }
@@ -67,8 +68,8 @@ import TransitTesting
     @Test("modes: only the modes asked for are ridden; wheelchair: only accessible stops and trips")
     func modesAndWheelchair() throws {
         let (snapshot, _) = try SnapshotSink.load(path: ReferenceComparisonTests.feedPath("sacramento-sacrt-2024.zip"), feedId: "sacrt")
-        let planner = JourneyPlanner(timetable: try TimetableBuilder.build(snapshot))
-        let tt = planner.timetable
+        let planner = JourneyPlanner(network: try TimetableBuilder.build(snapshot))
+        let network = planner.network, tt = network.timetable
         var rng = SeededRandom(seed: 5)
         let stops = ReferenceComparisonTests.servedStops(tt)
         var seen = Set<LegMode>()

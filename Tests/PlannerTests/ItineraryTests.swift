@@ -1,6 +1,7 @@
+import FeedNetwork
 import Foundation
-import GTFS
 import Geo
+import GTFS
 @testable import Planner
 import Raptor
 import Testing
@@ -22,15 +23,15 @@ import TransitTesting
     static func feed(_ file: String) throws -> (date: (Int, Int, Int), snapshot: FeedSnapshot, planner: JourneyPlanner, stops: [Int]) {
         let date = feeds.first { $0.0 == file }!.1
         let (snapshot, _) = try SnapshotSink.load(path: ReferenceComparisonTests.feedPath(file), feedId: String(file.dropLast(4)))
-        let planner = JourneyPlanner(timetable: try TimetableBuilder.build(snapshot))
+        let planner = JourneyPlanner(network: try TimetableBuilder.build(snapshot))
         return (date, snapshot, planner, ReferenceComparisonTests.servedStops(planner.timetable))
     }
 
     /// A random stop or a point up to 700 m from one.
-    static func randomPlace(_ stops: [Int], _ snapshot: FeedSnapshot, _ tt: Timetable, _ rng: inout SeededRandom) -> Place {
+    static func randomPlace(_ stops: [Int], _ snapshot: FeedSnapshot, _ network: TransitNetwork, _ rng: inout SeededRandom) -> Place {
         let s = stops[Int.random(in: 0..<stops.count, using: &rng)]
         if Bool.random(using: &rng) { return .stop(feed: nil, id: snapshot.stops[s].stopId) }
-        return .coordinate(Geodesic.destination(from: tt.coordinate(ofStop: StopIndex(s))!,
+        return .coordinate(Geodesic.destination(from: network.coordinate(ofStop: StopIndex(s))!,
                                                 azimuthDegrees: Double.random(in: 0..<360, using: &rng),
                                                 meters: Double.random(in: 0..<700, using: &rng)))
     }
@@ -38,11 +39,11 @@ import TransitTesting
     @Test("steps and map agree, leg by leg; alternatives are ordered, distinct and labelled", arguments: feeds.map(\.0))
     func stepsAndMapAgree(_ file: String) throws {
         let (date, snapshot, planner, stops) = try Self.feed(file)
-        let tt = planner.timetable
+        let network = planner.network, tt = network.timetable
         var rng = SeededRandom(seed: 4242)
         var checked = 0, rideLegs = 0, shapedLegs = 0
         for q in 0..<60 {
-            func place() -> Place { Self.randomPlace(stops, snapshot, tt, &rng) }
+            func place() -> Place { Self.randomPlace(stops, snapshot, network, &rng) }
             let seconds = Int.random(in: 6 * 3600..<22 * 3600, using: &rng)
             let n = [1, 3, 5, 8][q % 4]
             let query = PlanQuery(from: place(), to: place(),
@@ -178,12 +179,12 @@ import TransitTesting
     @Test("one search for the answer = the model's search + the range search", arguments: feeds.map(\.0))
     func answerFromOneSearch(_ file: String) throws {
         let (date, snapshot, planner, stops) = try Self.feed(file)
-        let tt = planner.timetable
+        let network = planner.network, tt = network.timetable
         var rng = SeededRandom(seed: 20_261_121)
         var compared = 0, withAlternatives = 0
         func key(_ j: Journey) -> String { "\(j.departure)-\(j.arrival)/\(j.rides)" }
         for _ in 0..<80 {
-            func place() -> Place { Self.randomPlace(stops, snapshot, tt, &rng) }
+            func place() -> Place { Self.randomPlace(stops, snapshot, network, &rng) }
             let seconds = Int.random(in: 5 * 3600..<24 * 3600, using: &rng)
             let window = [15, 60, 120][Int.random(in: 0..<3, using: &rng)] * 60
             let query = PlanQuery(from: place(), to: place(),
@@ -216,7 +217,7 @@ import TransitTesting
 @Suite struct NearbyPlacesTests {
     static let planner: JourneyPlanner = {
         let (snapshot, _) = try! SnapshotSink.load(path: ReferenceComparisonTests.feedPath("bart-2018.zip"), feedId: "bart")
-        return JourneyPlanner(timetable: try! TimetableBuilder.build(snapshot))
+        return JourneyPlanner(network: try! TimetableBuilder.build(snapshot))
     }()
     static let at = QueryTime.local(year: 2018, month: 6, day: 5, hour: 17, minute: 10, second: 0)
 
@@ -255,7 +256,7 @@ import TransitTesting
 
         // 600 m from 12th St. (inside the region), but the request walks at most 400 m:
         // NO_STOP_NEARBY, with the walk to the nearest stop (600 m × 1.3).
-        let near = Geodesic.destination(from: Self.planner.timetable.coordinate(ofStop: try Self.planner.resolveStop(nil, "12TH"))!,
+        let near = Geodesic.destination(from: Self.planner.network.coordinate(ofStop: try Self.planner.resolveStop(nil, "12TH"))!,
                                         azimuthDegrees: 300, meters: 600)
         var p = RoutingParameters()
         p.maxAccessWalk = 400
@@ -271,7 +272,7 @@ import TransitTesting
     func weekendOnlyStation() throws {
         // Caltrain's Atherton station had weekend service only in 2009.
         let (snapshot, _) = try SnapshotSink.load(path: ReferenceComparisonTests.feedPath("caltrain.zip"), feedId: "caltrain")
-        let caltrain = JourneyPlanner(timetable: try TimetableBuilder.build(snapshot))
+        let caltrain = JourneyPlanner(network: try TimetableBuilder.build(snapshot))
         func query(_ day: Int) -> PlanQuery {
             PlanQuery(from: .stop(feed: nil, id: "Atherton Caltrain"), to: .stop(feed: nil, id: "San Francisco Caltrain"),
                       time: .local(year: 2009, month: 3, day: day, hour: 8, minute: 0, second: 0))
@@ -284,11 +285,11 @@ import TransitTesting
 
     @Test("just inside a region is served, just outside is refused")
     func regionEdge() throws {
-        let tt = Self.planner.timetable
+        let network = Self.planner.network, tt = network.timetable
         let r = JourneyPlanner.coverageRadius
-        let stops = (0..<tt.stopCount).filter { tt.stopRouteOffsets[$0 + 1] > tt.stopRouteOffsets[$0] }.map { tt.coordinate(ofStop: StopIndex($0))! }
+        let stops = (0..<tt.stopCount).filter { tt.stopRouteOffsets[$0 + 1] > tt.stopRouteOffsets[$0] }.map { network.coordinate(ofStop: StopIndex($0))! }
         // Dublin/Pleasanton, at the end of a line: points due east of it.
-        let dubl = tt.coordinate(ofStop: try Self.planner.resolveStop(nil, "DUBL"))!
+        let dubl = network.coordinate(ofStop: try Self.planner.resolveStop(nil, "DUBL"))!
         func point(_ meters: Double) -> Coordinate { Geodesic.destination(from: dubl, azimuthDegrees: 90, meters: meters) }
         #expect(stops.map { Geodesic.distance(point(r + 10), $0) }.min()! >= r + 9)
         let inside = try Self.planner.answer(PlanQuery(from: .coordinate(point(r - 10)), to: .stop(feed: nil, id: "12TH"), time: Self.at)).get()
@@ -340,7 +341,7 @@ import TransitTesting
         // Caltrain (2009) says nothing about accessibility: nothing may be used, and the
         // refusal says the nearest accessible stop is unknown.
         let (snapshot, _) = try SnapshotSink.load(path: ReferenceComparisonTests.feedPath("caltrain.zip"), feedId: "caltrain")
-        let caltrain = JourneyPlanner(timetable: try TimetableBuilder.build(snapshot))
+        let caltrain = JourneyPlanner(network: try TimetableBuilder.build(snapshot))
         let error = #expect(throws: PlanError.self) {
             try caltrain.answer(PlanQuery(from: .coordinate(Coordinate(latitude: 37.7764, longitude: -122.3943)),
                                           to: .coordinate(Coordinate(latitude: 37.4434, longitude: -122.1651)),

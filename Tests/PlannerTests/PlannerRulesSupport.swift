@@ -1,3 +1,4 @@
+import FeedNetwork
 import Foundation
 import Geo
 import Planner
@@ -44,7 +45,7 @@ enum Rules {
 }
 
 extension NetworkBuilder {
-    func planner() throws -> PlannerNetwork { PlannerNetwork(planner: JourneyPlanner(timetable: try timetable())) }
+    func planner() throws -> PlannerNetwork { PlannerNetwork(planner: JourneyPlanner(network: try network())) }
 }
 
 /// A built network and the planner over it.
@@ -53,7 +54,7 @@ struct PlannerNetwork {
     var timetable: Timetable { planner.timetable }
 
     func stop(_ id: String) -> StopIndex {
-        StopIndex(timetable.snapshot.stops.firstIndex { $0.stopId == id }!)
+        StopIndex(planner.network.snapshot.stops.firstIndex { $0.stopId == id }!)
     }
 
     /// Plans from `from` to `to` (stop ids) at local `time` on `date`.
@@ -83,6 +84,6 @@ struct PlannerNetwork {
 
     func format(_ journey: Journey, zone: String, reference: ServiceDate = Rules.testDate) -> String {
         CompactJourney.format(rides: journey.rides, departure: journey.departure, arrival: journey.arrival, legs: journey.legs,
-                              timetable: timetable, zone: zone, reference: reference)
+                              network: planner.network, zone: zone, reference: reference)
     }
 }

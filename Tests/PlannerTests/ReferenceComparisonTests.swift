@@ -1,6 +1,7 @@
+import FeedNetwork
 import Foundation
-import GTFS
 import Geo
+import GTFS
 import Planner
 import Raptor
 import Testing
@@ -83,13 +84,13 @@ import TransitTesting
 
     /// A random stop (as `stop:ID`) or a point up to 900 m from one, for the planner and
     /// for the reference, and as text for messages.
-    static func randomPlace(_ stops: [Int], _ snapshot: FeedSnapshot, _ tt: Timetable,
+    static func randomPlace(_ stops: [Int], _ snapshot: FeedSnapshot, _ network: TransitNetwork,
                             _ rng: inout SeededRandom) -> (Place, ReferencePlace, String) {
         let s = stops[Int.random(in: 0..<stops.count, using: &rng)]
         if Bool.random(using: &rng) {
             return (.stop(feed: nil, id: snapshot.stops[s].stopId), .stop(Int32(s)), "stop:\(snapshot.stops[s].stopId)")
         }
-        let p = Geodesic.destination(from: tt.coordinate(ofStop: StopIndex(s))!,
+        let p = Geodesic.destination(from: network.coordinate(ofStop: StopIndex(s))!,
                                      azimuthDegrees: Double.random(in: 0..<360, using: &rng),
                                      meters: Double.random(in: 0..<900, using: &rng))
         return (.coordinate(p), .coordinate(latitude: p.latitude, longitude: p.longitude), "\(p.latitude),\(p.longitude)")
@@ -112,8 +113,8 @@ import TransitTesting
     @Test("router = reference on random queries", arguments: cases)
     func compare(_ c: Case) throws {
         let (snapshot, _) = try SnapshotSink.load(path: Self.feedPath(c.file), feedId: String(c.file.dropLast(4)))
-        let tt = try TimetableBuilder.build(snapshot)
-        let planner = JourneyPlanner(timetable: tt)
+        let network = try TimetableBuilder.build(snapshot), tt = network.timetable
+        let planner = JourneyPlanner(network: network)
         var parameters = RoutingParameters()
         var referenceParameters = ReferenceParameters()
         if let (speed, transferWalk, slack, transfers) = c.custom {
@@ -132,7 +133,7 @@ import TransitTesting
         var differences: [String] = []
         var answered = 0
         for q in 0..<c.queries {
-            func place() -> (Place, ReferencePlace, String) { Self.randomPlace(stops, snapshot, tt, &rng) }
+            func place() -> (Place, ReferencePlace, String) { Self.randomPlace(stops, snapshot, network, &rng) }
             let (from, refFrom, fromText) = place()
             let (to, refTo, toText) = place()
             let seconds = Int.random(in: 0..<(26 * 3600), using: &rng)
@@ -197,8 +198,8 @@ import TransitTesting
     func compareRange(_ c: RangeCase) throws {
         let (file, date) = (c.file, c.date)
         let (snapshot, _) = try SnapshotSink.load(path: Self.feedPath(file), feedId: String(file.dropLast(4)))
-        let tt = try TimetableBuilder.build(snapshot)
-        let planner = JourneyPlanner(timetable: tt)
+        let network = try TimetableBuilder.build(snapshot), tt = network.timetable
+        let planner = JourneyPlanner(network: network)
         let reference = ReferenceRouter(snapshot: snapshot)
         let seed = c.fresh ? Self.freshSeed : 20_261_122 &+ UInt64(file.utf8.count)
         var rng = SeededRandom(seed: seed)
@@ -208,7 +209,7 @@ import TransitTesting
         var differences: [String] = [], found = 0, sweeps = 0
         let queries = c.fresh ? 3 : max(6, Self.queriesPerFeed / 10)
         for _ in 0..<queries {
-            func place() -> (Place, ReferencePlace, String) { Self.randomPlace(stops, snapshot, tt, &rng) }
+            func place() -> (Place, ReferencePlace, String) { Self.randomPlace(stops, snapshot, network, &rng) }
             let (from, refFrom, fromText) = place()
             let (to, refTo, toText) = place()
             let seconds = Int.random(in: (5 * 3600)..<(23 * 3600), using: &rng)

@@ -1,3 +1,4 @@
+import FeedNetwork
 import Geo
 @testable import Planner
 import Testing

@@ -1,3 +1,4 @@
+import FeedNetwork
 import Foundation
 import GTFS
 import Planner
@@ -17,7 +18,7 @@ import TransitTesting
 
     static func network() throws -> (PlannerNetwork, FeedSnapshot) {
         let (snapshot, _) = try SnapshotSink.load(path: FeedFixtures.bundledFeed("bart-2018"), feedId: "bart")
-        return (PlannerNetwork(planner: JourneyPlanner(timetable: try TimetableBuilder.build(snapshot))), snapshot)
+        return (PlannerNetwork(planner: JourneyPlanner(network: try TimetableBuilder.build(snapshot))), snapshot)
     }
 
     /// The planner's (rides, departure, arrival) for each journey with rides, next to the reference's.

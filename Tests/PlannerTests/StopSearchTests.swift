@@ -1,3 +1,4 @@
+import FeedNetwork
 import Foundation
 import GTFS
 import Planner
@@ -11,7 +12,8 @@ import TransitTesting
 /// can hold breaks it.
 @Suite struct StopSearchTests {
     struct Fixture: Sendable {
-        let timetable: Timetable
+        let network: TransitNetwork
+        var timetable: Timetable { network.timetable }
         let search: StopSearch
 
         init(_ path: String, _ feedId: String) {
@@ -19,11 +21,11 @@ import TransitTesting
             self.init(snapshot)
         }
         init(_ snapshot: FeedSnapshot) {
-            timetable = try! TimetableBuilder.build(snapshot)
-            search = StopSearch(timetable: timetable)
+            network = try! TimetableBuilder.build(snapshot)
+            search = StopSearch(network: network)
         }
 
-        func stopId(_ m: StopMatch) -> String { timetable.snapshot.stops[m.stop.index].stopId }
+        func stopId(_ m: StopMatch) -> String { network.snapshot.stops[m.stop.index].stopId }
         func ids(_ query: String, feed: Int32? = nil, limit: Int = 10) -> [String] {
             search.search(query, feed: feed, limit: limit).map(stopId)
         }
@@ -118,7 +120,7 @@ import TransitTesting
     @Test("a station once, not its platforms or entrances")
     func stations() throws {
         let f = Self.wmata
-        let snapshot = f.timetable.snapshot
+        let snapshot = f.network.snapshot
         let gallery = f.search.search("Gallery", limit: 50)
         let station = try #require(snapshot.stops.firstIndex { $0.stopId == "STN_B01_F01" })
         #expect(gallery.map(\.stop) == [StopIndex(station)], "\(gallery.map(f.stopId))")
@@ -149,7 +151,7 @@ import TransitTesting
         #expect(f.ids("millbrae", feed: 0) == ["MLBR"])
         #expect(f.ids("millbrae", feed: 1) == ["Millbrae Caltrain"])
         #expect(f.ids("millbrae", feed: 2).isEmpty)
-        #expect(f.search.search("san", feed: 1, limit: 100).allSatisfy { f.timetable.snapshot.stops[$0.stop.index].feed == 1 })
+        #expect(f.search.search("san", feed: 1, limit: 100).allSatisfy { f.network.snapshot.stops[$0.stop.index].feed == 1 })
     }
 
     @Test("empty and absurd queries")
@@ -187,7 +189,7 @@ import TransitTesting
             }
         }
         // Among stops of one name, the busier first (more routes), then by stop id.
-        let tt = v.timetable, snapshot = tt.snapshot
+        let network = v.network, tt = network.timetable, snapshot = network.snapshot
         let served = tt.routesWithService()
         func routes(_ s: StopIndex) -> Int {
             Set((Int(tt.stopRouteOffsets[s.index])..<Int(tt.stopRouteOffsets[s.index + 1]))
@@ -209,7 +211,7 @@ import TransitTesting
     @Test("every served stop is found by its own name", arguments: ["bart", "vilnius", "bydgoszcz", "milan", "wmata"])
     func everyStopFindable(_ feed: String) throws {
         let f = ["bart": Self.bart, "vilnius": Self.vilnius, "bydgoszcz": Self.bydgoszcz, "milan": Self.milan, "wmata": Self.wmata][feed]!
-        let snapshot = f.timetable.snapshot
+        let snapshot = f.network.snapshot
         let served = f.timetable.stopsWithService()
         var rng = SeededRandom(seed: 99)
         let stops = snapshot.stops.indices.filter { served[$0] }
@@ -228,7 +230,7 @@ import TransitTesting
     @Test("timing: queries on the largest stop count (printed, not asserted)")
     func timing() throws {
         let f = Fixture(try FeedFixtures.sharedFeed("mexico-city-2018"), "cdmx")
-        let names = f.timetable.snapshot.stops.map(\.name)
+        let names = f.network.snapshot.stops.map(\.name)
         var rng = SeededRandom(seed: 11)
         var queries: [String] = []
         for i in 0..<3000 {

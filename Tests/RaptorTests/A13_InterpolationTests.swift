@@ -109,6 +109,6 @@ struct A13_InterpolationTests {
         b.trip("T2", route: "R1", "A 0:30, B 0:35, C 0:40")
         let n = try b.build()
         #expect(try n.route("A", "B", at: "0:00") == ["A ~ R1 0:30-0:35 ~ B"])
-        #expect(n.timetable.warnings.contains { $0.contains("left out") })
+        #expect(n.network.warnings.contains { $0.contains("left out") })
     }
 }

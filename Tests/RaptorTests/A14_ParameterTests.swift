@@ -70,7 +70,7 @@ struct A14_ParameterTests {
         #expect(try n.route("A", "B", at: "0:00", params { $0.transferSlack = 0 }) == ["A ~ R1 0:10-0:20 ~ B"])
         #expect(try n.route("A", "B", at: "0:00", params { $0.maxAccessWalk = 0 }) == ["A ~ R1 0:10-0:20 ~ B"])
         // maxAccessWalk 0 from the stops' own coordinates: each is 0 m from itself.
-        #expect(try n.route(.point(n.timetable.coordinate(ofStop: n.stop("A"))!), .point(n.timetable.coordinate(ofStop: n.stop("B"))!),
+        #expect(try n.route(.point(n.network.coordinate(ofStop: n.stop("A"))!), .point(n.network.coordinate(ofStop: n.stop("B"))!),
                             at: "0:00", params { $0.maxAccessWalk = 0 }) == ["A ~ R1 0:10-0:20 ~ B"])
     }
 }

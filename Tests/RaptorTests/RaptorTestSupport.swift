@@ -1,3 +1,4 @@
+import FeedNetwork
 import Foundation
 import Geo
 import Raptor
@@ -38,7 +39,7 @@ func offset(_ c: Coordinate, north: Double = 0, east: Double = 0) -> Coordinate 
 }
 
 extension NetworkBuilder {
-    func build() throws -> TestNetwork { try TestNetwork(timetable: timetable()) }
+    func build() throws -> TestNetwork { try TestNetwork(network: network()) }
 }
 
 /// One end of a search: a stop by id (`"A"`: a 0 s walk to it) or a point (walks to the
@@ -49,23 +50,25 @@ enum End: ExpressibleByStringLiteral {
     init(stringLiteral id: String) { self = .stop(id) }
 }
 
-/// A built network: the timetable, the router over it, and ways to ask it.
+/// A built network: the timetable (and what is beside it: names, stop grids), the router
+/// over the timetable, and ways to ask it.
 struct TestNetwork {
-    let timetable: Timetable
+    let network: TransitNetwork
+    var timetable: Timetable { network.timetable }
     let router: RaptorRouter
 
-    init(timetable: Timetable) {
-        self.timetable = timetable
-        router = RaptorRouter(timetable: timetable)
+    init(network: TransitNetwork) {
+        self.network = network
+        router = RaptorRouter(timetable: network.timetable)
     }
 
     func stop(_ id: String) -> StopIndex {
-        StopIndex(timetable.snapshot.stops.firstIndex { $0.stopId == id }!)
+        StopIndex(network.snapshot.stops.firstIndex { $0.stopId == id }!)
     }
 
     /// The model's walks between `point` and the boardable stops within maxAccessWalk of it.
     func walks(_ point: Coordinate, _ p: RoutingParameters) -> [StopWalk] {
-        timetable.stopsNear(point, beelineMeters: p.maxAccessWalk / p.walkDetourFactor + 1).compactMap { s in
+        network.stopsNear(point, beelineMeters: p.maxAccessWalk / p.walkDetourFactor + 1).compactMap { s in
             let meters = p.walkMeters(beeline: s.meters)
             return meters <= p.maxAccessWalk ? StopWalk(stop: s.stop, seconds: p.walkSeconds(beeline: s.meters), meters: meters) : nil
         }
@@ -112,7 +115,7 @@ struct TestNetwork {
 
     func format(_ j: RaptorJourney, zone: String = "UTC", reference: ServiceDate = testDate) -> String {
         CompactJourney.format(rides: j.rides, departure: j.departure, arrival: j.arrival, legs: j.legs,
-                              timetable: timetable, zone: zone, reference: reference)
+                              network: network, zone: zone, reference: reference)
     }
 }
 

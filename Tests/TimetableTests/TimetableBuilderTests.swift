@@ -1,3 +1,4 @@
+import FeedNetwork
 import Foundation
 import Testing
 import Timetable
@@ -88,7 +89,8 @@ private struct Feed {
         })
     }
 
-    func build() throws -> Timetable { try TimetableBuilder.build(snapshot) }
+    func network() throws -> TransitNetwork { try TimetableBuilder.build(snapshot) }
+    func build() throws -> Timetable { try network().timetable }
 }
 
 /// Route r's times as rows per stop position, each row the route's trips in order.
@@ -99,8 +101,8 @@ private func times(_ tt: Timetable, route r: Int, _ array: [Int32]) -> [[Int32]]
     return (0..<stops).map { i in (0..<trips).map { j in array[start + i * trips + j] } }
 }
 
-private func tripIds(_ tt: Timetable, route r: Int) -> [String] {
-    (Int(tt.routeTripOffsets[r])..<Int(tt.routeTripOffsets[r + 1])).map { tt.snapshot.trips[tt.tripSource[$0].index].tripId }
+private func tripIds(_ tt: Timetable, _ snapshot: FeedSnapshot, route r: Int) -> [String] {
+    (Int(tt.routeTripOffsets[r])..<Int(tt.routeTripOffsets[r + 1])).map { snapshot.trips[tt.tripSource[$0].index].tripId }
 }
 
 @Suite struct TimetableBuilderTests {
@@ -121,8 +123,8 @@ private func tripIds(_ tt: Timetable, route r: Int) -> [String] {
         #expect(tt.routeStops.map(\.raw) == [0, 1, 2, 0, 1, 2])
         #expect(tt.routeTripOffsets == [0, 2, 3])
         #expect(tt.routeTimeOffsets == [0, 6, 9])
-        #expect(tripIds(tt, route: 0) == ["T1", "T3"])
-        #expect(tripIds(tt, route: 1) == ["T2"])
+        #expect(tripIds(tt, f.snapshot, route: 0) == ["T1", "T3"])
+        #expect(tripIds(tt, f.snapshot, route: 1) == ["T2"])
         #expect(tt.departures == ["8:00", "8:20", "8:10", "8:30", "8:30", "8:40", "8:05", "8:12", "8:20"].map(hms))
         #expect(tt.arrivals == tt.departures)
         #expect(tt.routeSourceRoute.map(\.raw) == [0, 0])
@@ -154,7 +156,7 @@ private func tripIds(_ tt: Timetable, route r: Int) -> [String] {
         f.snapshot.stopTimePickup[f.snapshot.stopTimePickup.count - 2] = 1   // P4: no boarding at B
         let tt = try f.build()
         #expect(tt.routeCount == 4)
-        #expect((0..<4).map { tripIds(tt, route: $0) } == [["P1"], ["P2"], ["P3"], ["P4"]])
+        #expect((0..<4).map { tripIds(tt, f.snapshot, route: $0) } == [["P1"], ["P2"], ["P3"], ["P4"]])
         #expect(tt.routeStops.map(\.raw) == [0, 1, 2, 0, 2, 0, 1, 2, 0, 1, 2])
         #expect(tt.routeService.map(\.raw) == [0, 0, 1, 0])
         #expect(tt.routeCanBoard == [true, true, true, true, true, true, true, true, true, false, true])
@@ -223,7 +225,7 @@ private func tripIds(_ tt: Timetable, route r: Int) -> [String] {
         #expect(tt.tripCount == 5)
         #expect(tt.routeCount == 1)
         #expect(tt.routeStops.map(\.raw) == [1, 2, 3])
-        #expect(tripIds(tt, route: 0) == ["F", "F", "N", "F", "F"])
+        #expect(tripIds(tt, f.snapshot, route: 0) == ["F", "F", "N", "F", "F"])
         #expect(times(tt, route: 0, tt.departures) == [
             ["7:02", "7:12", "7:15", "7:22", "7:37"].map(hms),
             ["7:14", "7:24", "7:25", "7:34", "7:49"].map(hms),
@@ -254,10 +256,10 @@ private func tripIds(_ tt: Timetable, route r: Int) -> [String] {
         // Two stops at one place: D = 0, both at the earlier time.
         f.stop("A2", latitude: 52.00)
         f.trip("I5", route: "R5", [("A", "12:00", "12:00", .nan), ("A2", "-", "-", .nan), ("A", "12:10", "12:10", .nan)])
-        let tt = try f.build()
-        #expect(tt.warnings == ["1 trips left out: their first or last stop time has no time"])
+        let network = try f.network(), tt = network.timetable
+        #expect(network.warnings == ["1 trips left out: their first or last stop time has no time"])
         #expect(tt.routeCount == 4)
-        #expect((0..<4).map { tripIds(tt, route: $0) } == [["I1"], ["I2"], ["I3"], ["I5"]])
+        #expect((0..<4).map { tripIds(tt, f.snapshot, route: $0) } == [["I1"], ["I2"], ["I3"], ["I5"]])
         #expect(times(tt, route: 0, tt.departures).flatMap { $0 } == ["8:00", "8:05", "8:15", "8:30"].map(hms))
         #expect(times(tt, route: 1, tt.departures).flatMap { $0 } == ["9:00", "9:07:30", "9:15", "9:30"].map(hms))
         #expect(times(tt, route: 1, tt.arrivals).flatMap { $0 } == ["9:00", "9:07:30", "9:15", "9:30"].map(hms))

@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import Timetable
 import TransitModel
 
 /// Builds a `Timetable` from a `FeedSnapshot`, following `docs/routing-model.md`:
@@ -13,7 +14,7 @@ public enum TimetableBuilder {
         public init() {}
     }
 
-    public static func build(_ snapshot: FeedSnapshot, options: Options = Options()) throws -> Timetable {
+    public static func build(_ snapshot: FeedSnapshot, options: Options = Options()) throws -> TransitNetwork {
         var warnings: [String] = []
         let s = snapshot
         let stopCount = s.stops.count
@@ -263,9 +264,9 @@ public enum TimetableBuilder {
             footOffsets[a + 1] = Int32(footTarget.count)
         }
 
-        return Timetable(stopCount: stopCount, stopLatitude: lat, stopLongitude: lon, stopBoardable: boardable,
+        let timetable = Timetable(stopCount: stopCount, stopLatitude: lat, stopLongitude: lon, stopBoardable: boardable,
                          stopFeed: stopFeed.map(FeedIndex.init(raw:)), stopRouteOffsets: stopRouteCount, stopRouteRoute: stopRouteRoute,
-                         stopRoutePosition: stopRoutePosition, stationChildren: stationChildren, routeStopOffsets: routeStopOffsets, routeStops: routeStops.map(StopIndex.init(raw:)),
+                         stopRoutePosition: stopRoutePosition, routeStopOffsets: routeStopOffsets, routeStops: routeStops.map(StopIndex.init(raw:)),
                          routeCanBoard: canBoard, routeCanAlight: canAlight, routeTripOffsets: routeTripOffsets,
                          routeTimeOffsets: routeTimeOffsets, departures: departures, arrivals: arrivals,
                          routeTimeZone: routeTimeZone, routeSourceRoute: routeSource, routeService: routeService,
@@ -274,8 +275,9 @@ public enum TimetableBuilder {
                          serviceDays: serviceDays, timeZoneNames: tzNames, dayBase: dayBase,
                          footpathBeelineMeters: options.footpathBeelineMeters, footOffsets: footOffsets,
                          footTarget: footTarget.map(StopIndex.init(raw:)), footBeeline: footBeeline, footRule: footRule, footMinTime: footMinTime,
-                         sameStopRule: sameRule, sameStopMinTime: sameMin, stopGrids: grids, snapshot: metadata(snapshot), shapes: ShapeStore(snapshot),
-                         warnings: warnings)
+                         sameStopRule: sameRule, sameStopMinTime: sameMin)
+        return TransitNetwork(timetable: timetable, snapshot: metadata(snapshot), shapes: ShapeStore(snapshot),
+                              stationChildren: stationChildren, stopGrids: grids, warnings: warnings)
     }
 
     /// The snapshot without its stop times (the timetable has them in its own layout):
