@@ -14,7 +14,12 @@ public struct PlannerAssembly: Sendable {
     /// Builds the timetable from `snapshot` (its places already declared), then the planner
     /// and the stop search over it. Throws what `TimetableBuilder.build` throws.
     public static func assemble(_ snapshot: FeedSnapshot) throws -> PlannerAssembly {
-        let network = try TimetableBuilder.build(snapshot)
-        return PlannerAssembly(network: network, planner: JourneyPlanner(network: network), stops: StopSearch(network: network))
+        assemble(try TimetableBuilder.build(snapshot))
+    }
+
+    /// The planner and the stop search over a network already built (the benchmark measures
+    /// the timetable's memory between the two steps).
+    public static func assemble(_ network: TransitNetwork) -> PlannerAssembly {
+        PlannerAssembly(network: network, planner: JourneyPlanner(network: network), stops: StopSearch(network: network))
     }
 }

@@ -52,15 +52,14 @@ struct BenchCommand: ParsableCommand {
         try runReportingErrors {
             let rssBefore = residentBytes()
             let t0 = Date()
-            let assembly = try source.load()
-            let network = assembly.network, tt = network.timetable
+            let network = try source.loadNetwork(), tt = network.timetable
             let loadSeconds = Date().timeIntervalSince(t0)
             // Hand the loader's freed buffers back to the system, so that the resident
             // size below is the timetable's, not what glibc keeps in reserve.
             _ = malloc_trim(0)
             let rssAfter = residentBytes()
             let stopTimes = tt.departures.count
-            let planner = assembly.planner
+            let planner = PlannerAssembly.assemble(network).planner
             print("timetable: \(network.snapshot.feedIds.joined(separator: ", "))")
             print("  \(Output.grouped(stopTimes)) stop times (frequencies expanded), \(Output.grouped(tt.tripCount)) trips, \(Output.grouped(tt.routeCount)) routes, \(Output.grouped(tt.stopCount)) stops, \(Output.grouped(tt.footTarget.count)) footpath candidates")
             print(String(format: "  load and build: %.2f s; resident memory %.0f MB (+%.0f MB, %.1f bytes per stop time)",

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Coverage
+import FeedNetwork
 import Foundation
 import Geo
 import PlanJSON
@@ -35,7 +36,7 @@ struct CoverageCommand: ParsableCommand {
 
     func run() throws {
         try runReportingErrors {
-            let tt = try source.load().network
+            let tt = try source.loadNetwork()
             let regions: [CoverageRegion]
             do { regions = try CoverageBuilder.regions(tt) } catch { throw CLIError("\(error)") }
             let now = Int32(Date().timeIntervalSince1970 / 86_400)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Coverage
+import FeedNetwork
 import Foundation
 import Geo
 import GTFS
@@ -60,7 +61,10 @@ struct TimetableSourceOptions: ParsableArguments {
     }
 
     /// The timetable, its planner and stop search (`PlannerAssembly`, as the server builds them).
-    func load() throws -> PlannerAssembly {
+    func load() throws -> PlannerAssembly { PlannerAssembly.assemble(try loadNetwork()) }
+
+    /// The timetable and what is beside it, from the database or the feed files.
+    func loadNetwork() throws -> TransitNetwork {
         let started = Date()
         var snapshot: FeedSnapshot
         if !gtfs.isEmpty {
@@ -77,14 +81,14 @@ struct TimetableSourceOptions: ParsableArguments {
             }
         }
         try declarePlaces(&snapshot)
-        let assembly: PlannerAssembly
-        do { assembly = try PlannerAssembly.assemble(snapshot) } catch { throw CLIError("cannot build the timetable: \(error)") }
-        let network = assembly.network, tt = network.timetable
+        let network: TransitNetwork
+        do { network = try TimetableBuilder.build(snapshot) } catch { throw CLIError("cannot build the timetable: \(error)") }
+        let tt = network.timetable
         if Output.stderrIsTerminal || ProcessInfo.processInfo.environment["TRANSIT_VERBOSE"] != nil {
             Output.err("Timetable: \(snapshot.feedIds.joined(separator: ", ")): \(Output.grouped(snapshot.stopTimeCount)) stop times, \(Output.grouped(tt.tripCount)) trips in \(Output.grouped(tt.routeCount)) routes, loaded in \(Output.seconds(Date().timeIntervalSince(started)))")
         }
         for w in network.warnings { Output.err("note: \(w)") }
-        return assembly
+        return network
     }
 }
 
