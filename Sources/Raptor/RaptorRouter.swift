@@ -22,30 +22,36 @@ public struct RaptorRouter: Sendable {
 
     public init(timetable: Timetable) { self.timetable = timetable }
 
-    /// The routes running on the request's days, by stop (made once for the last few sets of days).
-    func dayRoutes(_ request: RaptorRequest) -> DayRoutes {
-        derived.get(DayRoutesKey(days: request.days)) { DayRoutes(timetable: timetable, days: request.days) }
+    /// The shared tables one request reads, looked up once per request (not once per search).
+    struct Tables {
+        /// The routes running on the request's days, by stop.
+        let running: DayRoutes
+        /// The footpaths' change times under the request's walking parameters.
+        let footpaths: FootpathCosts
     }
 
-    /// The footpaths' change times under the request's walking parameters.
-    func footpaths(_ request: RaptorRequest) -> FootpathCosts { FootpathCosts.shared(timetable, request.parameters, in: derived) }
+    func tables(_ request: RaptorRequest) -> Tables {
+        Tables(running: derived.get(DayRoutesKey(days: request.days)) { DayRoutes(timetable: timetable, days: request.days) },
+               footpaths: FootpathCosts.shared(timetable, request.parameters, in: derived))
+    }
 
     /// The Pareto set over (arrival, rides) for depart-at, (departure, rides) for
     /// arrive-by, ascending rides; ties in the other end broken as the model says (latest
     /// departure for depart-at, earliest arrival for arrive-by).
     public func route(_ request: RaptorRequest) -> [RaptorJourney] {
-        if let window = request.window { return range(request, window: window) }
-        return modelSearch(request)
+        let t = tables(request)
+        if let window = request.window { return range(request, window: window, t) }
+        return modelSearch(request, t)
     }
 
     /// The model's answer (`route` without a window).
-    private func modelSearch(_ request: RaptorRequest) -> [RaptorJourney] {
-        var search = Search(timetable, request, dayRoutes(request), footpaths(request), forward: !request.arriveBy, maxRides: request.parameters.maxTransfers + 1)
+    private func modelSearch(_ request: RaptorRequest, _ t: Tables) -> [RaptorJourney] {
+        var search = Search(timetable, request, t.running, t.footpaths, forward: !request.arriveBy, maxRides: request.parameters.maxTransfers + 1)
         let found = search.run()
         return found.map { journey in
             // The other end: the best departure (or arrival) among journeys with this
             // arrival (departure) and at most these rides.
-            var back = Search(timetable, request, dayRoutes(request), footpaths(request), forward: request.arriveBy, maxRides: journey.rides,
+            var back = Search(timetable, request, t.running, t.footpaths, forward: request.arriveBy, maxRides: journey.rides,
                               time: request.arriveBy ? journey.departure : journey.arrival)
             guard let other = back.run().last else { return journey }
             let sameEnd = request.arriveBy ? other.departure >= journey.departure : other.arrival <= journey.arrival
@@ -73,14 +79,15 @@ extension RaptorRouter {
         -> (model: [RaptorJourney], range: [RaptorJourney], complete: Bool) {
         precondition(!request.arriveBy && request.window != nil, "a depart-at request with a window")
         let end = request.time + request.window!
-        let (kept, complete) = rangeSearch(request, window: request.window!, outOfTime: outOfTime)
-        let model = complete ? modelAnswer(kept, request: request, after: end) : modelSearch(request)
+        let t = tables(request)
+        let (kept, complete) = rangeSearch(request, window: request.window!, outOfTime: outOfTime, t)
+        let model = complete ? modelAnswer(kept, request: request, after: end, t) : modelSearch(request, t)
         return (model, kept.filter { $0.departure <= end }, complete)
     }
 
     /// The model's answer from a range's journeys, which include every journey the model
     /// could answer or one that beats it (see `answer`).
-    private func modelAnswer(_ kept: [RaptorJourney], request: RaptorRequest, after: Int64) -> [RaptorJourney] {
+    private func modelAnswer(_ kept: [RaptorJourney], request: RaptorRequest, after: Int64, _ t: Tables) -> [RaptorJourney] {
         var out: [RaptorJourney] = []
         var previous = Int64.max
         for k in 1...max(1, request.parameters.maxTransfers + 1) where request.parameters.maxTransfers + 1 >= 1 {
@@ -92,7 +99,7 @@ extension RaptorRouter {
             if pick.departure <= after { out.append(pick); continue }
             // Found only by the iteration from just after the window: the latest departure
             // with that arrival, as `route` finds it.
-            var back = Search(timetable, request, dayRoutes(request), footpaths(request), forward: false, maxRides: pick.rides, time: pick.arrival)
+            var back = Search(timetable, request, t.running, t.footpaths, forward: false, maxRides: pick.rides, time: pick.arrival)
             if let other = back.run().last, other.arrival <= pick.arrival, other.rides <= pick.rides { out.append(other) } else { out.append(pick) }
         }
         return out
@@ -100,11 +107,11 @@ extension RaptorRouter {
 
     /// Every departure time from the origin in [time, time + window], ascending, with the
     /// routes that have a run leaving then (and the access stop's position on the route).
-    private func rangeDepartures(_ request: RaptorRequest, window: Int64) -> [RangeDeparture] {
+    private func rangeDepartures(_ request: RaptorRequest, window: Int64, _ t: Tables) -> [RangeDeparture] {
         let tt = timetable
         // Departure time from the origin -> the routes (and positions) with a run leaving then.
         var departures: [Int64: [RangeDeparture.Boarding]] = [:]
-        let running = dayRoutes(request)
+        let running = t.running
         for w in request.access {
             let s = w.stop.index
             for i in Int(running.stopOffsets[s])..<Int(running.stopOffsets[s + 1]) {
@@ -132,16 +139,17 @@ extension RaptorRouter {
 
     /// Every journey departing in [time, time + window] that no other journey beats on
     /// departure (later), arrival (earlier) and rides (fewer), by departure.
-    func range(_ request: RaptorRequest, window: Int64) -> [RaptorJourney] {
-        rangeSearch(request, window: window, outOfTime: { false }).kept.filter { $0.departure <= request.time + window }
+    func range(_ request: RaptorRequest, window: Int64, _ t: Tables) -> [RaptorJourney] {
+        rangeSearch(request, window: window, outOfTime: { false }, t).kept.filter { $0.departure <= request.time + window }
     }
 
     /// The range search over [time, time + window] with the iteration from just after it:
     /// its journeys may leave after the window.
-    private func rangeSearch(_ request: RaptorRequest, window: Int64, outOfTime: () -> Bool) -> (kept: [RaptorJourney], complete: Bool) {
-        let departures = rangeDepartures(request, window: window)
-        var search = Search(timetable, request, dayRoutes(request), footpaths(request), forward: true, maxRides: request.parameters.maxTransfers + 1)
-        search.toTarget = lowerBounds(request); search.pruneToTarget = true
+    private func rangeSearch(_ request: RaptorRequest, window: Int64, outOfTime: () -> Bool, _ t: Tables)
+        -> (kept: [RaptorJourney], complete: Bool) {
+        let departures = rangeDepartures(request, window: window, t)
+        var search = Search(timetable, request, t.running, t.footpaths, forward: true, maxRides: request.parameters.maxTransfers + 1)
+        search.toTarget = lowerBounds(request, t); search.pruneToTarget = true
         return search.runRange(departures: departures.reversed(), after: request.time + window + 1, outOfTime: outOfTime)
     }
 }
@@ -578,15 +586,15 @@ extension RaptorRouter {
     /// is always paid); waits, same-stop changes and the timetable's hours are left out, so
     /// the bound never exceeds a real journey's time, from a stop reached by a ride (a
     /// change or the egress walk next) as from one ready to board.
-    func lowerBounds(_ request: RaptorRequest) -> [Int64] {
-        let tt = timetable, footpaths = footpaths(request)
+    func lowerBounds(_ request: RaptorRequest, _ t: Tables) -> [Int64] {
+        let tt = timetable, footpaths = t.footpaths
         var bound = [Int64](repeating: Search.infinity, count: tt.stopCount)
         var heap = MinHeap()
         for w in request.egress where w.seconds < bound[w.stop.index] {
             bound[w.stop.index] = w.seconds
             heap.push(w.seconds, w.stop)
         }
-        let running = dayRoutes(request)
+        let running = t.running
         while let (d, stop) = heap.pop() {
             let x = stop.index
             guard d == bound[x] else { continue }
