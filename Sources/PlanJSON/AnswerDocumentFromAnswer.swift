@@ -15,7 +15,7 @@ extension AnswerDocument {
             Place(name: p.name, lat: p.coordinate.latitude, lon: p.coordinate.longitude, stopId: p.stopId, feed: p.feed,
                   platformCode: p.platformCode)
         }
-        func position(_ c: Coordinate) -> [Double] { [(c.longitude * 1e6).rounded() / 1e6, (c.latitude * 1e6).rounded() / 1e6] }
+        func position(_ c: Coordinate) -> [Double] { let p = ItineraryMap.position(c); return [p.longitude, p.latitude] }
         itineraries = a.options.map { o in
             let it = o.itinerary, s = it.summary
             let legs = it.legs.map { leg in

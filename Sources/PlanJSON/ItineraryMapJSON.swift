@@ -2,11 +2,16 @@ import Geo
 import Planner
 
 extension ItineraryMap {
+    /// A map position as the answer writes it: six decimals (about 0.1 m).
+    static func position(_ c: Coordinate) -> (longitude: Double, latitude: Double) {
+        ((c.longitude * 1e6).rounded() / 1e6, (c.latitude * 1e6).rounded() / 1e6)
+    }
+
     /// The FeatureCollection as JSON (longitude, latitude order), with
     /// six decimals (about 0.1 m, as RFC 7946 suggests): points cut from shapes carry
     /// seventeen digits of interpolation that say nothing and made answers a third longer.
     public func writeGeoJSON(_ w: inout JSONWriter) {
-        func position(_ c: Coordinate) { w.pair((c.longitude * 1e6).rounded() / 1e6, (c.latitude * 1e6).rounded() / 1e6) }
+        func position(_ c: Coordinate) { let p = Self.position(c); w.pair(p.longitude, p.latitude) }
         w.beginObject()
         w.key("features"); w.beginArray()
         for f in features {

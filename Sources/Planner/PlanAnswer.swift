@@ -66,11 +66,6 @@ public enum PlanOutcome: Sendable {
         }
     }
 
-    /// The reason there is no itinerary, if there is none.
-    public var reason: PlanError? {
-        if case .noItinerary(let reason) = self { return reason }
-        return nil
-    }
 }
 
 extension JourneyPlanner {
