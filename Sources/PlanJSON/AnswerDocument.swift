@@ -28,6 +28,9 @@ public struct AnswerDocument: Decodable, Sendable, Equatable {
         public var route: String?
         public var routeColor: String?
         public var routeTextColor: String?
+        /// What the times as shown need (`ShownTimes`): the walk's meters, a change's wait.
+        public var distanceMeters: Double = 0
+        public var waitSeconds: Int64?
     }
 
     public struct Summary: Decodable, Sendable, Equatable {

@@ -22,7 +22,8 @@ extension AnswerDocument {
                 Leg(mode: leg.mode.rawValue, instruction: leg.instruction, departure: iso(leg.departure),
                     arrival: iso(leg.arrival), from: place(leg.from), to: place(leg.to),
                     route: leg.ride.map { $0.routeShortName ?? $0.routeLongName ?? $0.routeId },
-                    routeColor: leg.ride?.routeColor, routeTextColor: leg.ride?.routeTextColor)
+                    routeColor: leg.ride?.routeColor, routeTextColor: leg.ride?.routeTextColor,
+                    distanceMeters: (leg.distanceMeters * 10).rounded() / 10, waitSeconds: leg.shownLeg.isChange ? leg.waitSeconds : nil)
             }
             let summary = Summary(departure: iso(s.departure), arrival: iso(s.arrival), durationSeconds: s.durationSeconds,
                                   rides: s.rides, changes: s.changes, modes: s.modes.map(\.rawValue),

@@ -19,13 +19,17 @@ public enum PlanAnswerText {
         func line(_ s: String = "") { out += s + "\n" }
         let chosen = option ?? doc.recommended
         let q = doc.query
-        line("\(from) → \(to), \(q.arriveBy ? "arrive by" : "leave at") \(clock(q.time)) on \(day(q.time)) (\(q.timeZone))")
+        let times = Times(doc)
+        let journeys = doc.itineraries.map(times.journey)
+        line("\(from) → \(to), \(q.arriveBy ? "arrive by" : "leave at") \(times.clock(times.asked)) on \(day(q.time)) (\(q.timeZone))")
+        if let gap = times.gap(doc, journeys) { line(gap) }
+        if let note = times.repeatNote(journeys) { line(note) }
         line()
         var rows = [["#", "Leave", "Arrive", "Time", "Changes", "Walk", "Modes", ""]]
         for (i, it) in doc.itineraries.enumerated() {
-            let s = it.summary
-            rows.append(["\(i + 1)", clock(s.departure), clock(s.arrival), Words.duration(s.durationSeconds),
-                         s.rides == 0 ? "–" : "\(s.changes)", Words.distance(s.walkMeters),
+            let s = it.summary, j = journeys[i]
+            rows.append(["\(i + 1)", times.clock(j.start), times.clock(j.end), Words.duration(minutes: j.minutes),
+                         s.rides == 0 ? "–" : "\(s.changes)", Words.distance(j.walkMeters),
                          s.modes.isEmpty ? "walk" : s.modes.map(noun).joined(separator: ", "),
                          it.labels.map(words).joined(separator: ", ")])
         }
@@ -38,17 +42,71 @@ public enum PlanAnswerText {
             line(text)
         }
         line()
-        let it = doc.itineraries[chosen]
+        let it = doc.itineraries[chosen], j = journeys[chosen]
         line("Steps of option \(chosen + 1)" + (chosen == doc.recommended ? " (\(q.arriveBy ? "latest departure" : "earliest arrival"))" : "") + ":")
-        let numberWidth = String(it.legs.count + 1).count
-        for (i, leg) in it.legs.enumerated() {
+        // A walk of a few steps beside a ride is no step (`ShownTimes`).
+        var steps = zip(it.legs, j.steps).filter { $0.1.shown }.map { (times.clock($0.1.start), colour ? badge($0.0) : $0.0.instruction) }
+        steps.append((times.clock(j.end), "Arrive"))
+        let numberWidth = String(steps.count).count, timeWidth = steps.map(\.0.count).max()!
+        for (i, step) in steps.enumerated() {
             let n = String(i + 1).padding(toLength: numberWidth, withPad: " ", startingAt: 0)
-            line("  \(n). \(clock(leg.departure))  \(colour ? badge(leg) : leg.instruction)")
+            line("  \(n). \(step.0.padding(toLength: timeWidth, withPad: " ", startingAt: 0))  \(step.1)")
         }
-        line("  \(String(it.legs.count + 1).padding(toLength: numberWidth, withPad: " ", startingAt: 0)). \(clock(it.summary.arrival))  Arrive")
-        line(summary(it.summary))
+        line(summary(it.summary, j))
         for n in doc.notices { line("Note: \(n.message)") }
         return out
+    }
+
+    /// The document's times as a rider reads them (`ShownTimes`): in the query's zone,
+    /// each with its day when it is not the day asked.
+    struct Times {
+        let zone: TimeZone
+        let askedDay: ServiceDate
+        /// The time asked, at its minute.
+        let asked: Int64
+        let arriveBy: Bool
+
+        init(_ doc: AnswerDocument) {
+            zone = TimeZone(identifier: doc.query.timeZone) ?? TimeZone(identifier: "UTC")!
+            askedDay = ServiceDate.parse(iso8601: String(doc.query.time.prefix(10))) ?? ServiceDate(daysSinceEpoch: 0)
+            asked = ShownTimes.floorMinute(PlanAnswerText.instant(doc.query.time) ?? 0)
+            arriveBy = doc.query.arriveBy
+        }
+
+        func clock(_ t: Int64) -> String { ShownTimes.clock(t, zone, askedDay: askedDay) }
+
+        func journey(_ it: AnswerDocument.Itinerary) -> ShownTimes.Journey {
+            ShownTimes.journey(it.legs.map { leg in
+                ShownTimes.Leg(isRide: leg.mode != LegMode.walk.rawValue, isChange: leg.waitSeconds != nil,
+                               departure: PlanAnswerText.instant(leg.departure) ?? 0, arrival: PlanAnswerText.instant(leg.arrival) ?? 0,
+                               meters: leg.distanceMeters, waitSeconds: leg.waitSeconds ?? 0)
+            })
+        }
+
+        /// "No service until 06:09 Wed: …" when the first departure (arrive-by: the last
+        /// arrival) is more than an hour from the time asked: a rider must know before
+        /// reading the table that the time asked has nothing near it.
+        func gap(_ doc: AnswerDocument, _ journeys: [ShownTimes.Journey]) -> String? {
+            let rides = zip(doc.itineraries, journeys).filter { $0.0.summary.rides > 0 }.map(\.1)
+            if arriveBy {
+                guard let last = rides.map(\.end).max(), (asked - last) / 60 > 60 else { return nil }
+                return "No service after \(clock(last)): the last arrival is \(Words.duration(minutes: Int((asked - last) / 60))) before the time asked."
+            }
+            guard let first = rides.map(\.start).min(), (first - asked) / 60 > 60 else { return nil }
+            return "No service until \(clock(first)): the first departure is \(Words.duration(minutes: Int((first - asked) / 60))) after the time asked."
+        }
+
+        /// What `(first)` and `(second)` mean, when a time shown is in an hour the clocks repeat.
+        func repeatNote(_ journeys: [ShownTimes.Journey]) -> String? {
+            let shown = [asked] + journeys.flatMap { j in [j.start, j.end] + j.steps.filter(\.shown).flatMap { [$0.start, $0.end] } }
+            return shown.first { ShownTimes.repeated($0, zone) != nil }.map { ShownTimes.repeatNote($0, zone) }
+        }
+    }
+
+    /// UTC seconds of an ISO 8601 time with its offset ("2020-05-04T08:30:00+02:00").
+    public static func instant(_ iso: String) -> Int64? {
+        if case .instant(let t)? = QueryTime.parse(iso) { return t }
+        return nil
     }
 
     /// The steps as printed, without numbers, times or colour: the API's instructions
@@ -103,15 +161,18 @@ public enum PlanAnswerText {
 
     static func luminance(_ c: (Int, Int, Int)) -> Double { (0.299 * Double(c.0) + 0.587 * Double(c.1) + 0.114 * Double(c.2)) / 255 }
 
-    /// "44 min · 1 ride, no change · walk 100 m (2 min) · waiting 0 min · metro"
-    public static func summary(_ s: AnswerDocument.Summary) -> String {
-        var parts = [Words.duration(s.durationSeconds)]
+    /// "44 min · 1 ride, no change · walk 100 m (2 min) · waiting 4 min · metro", in the
+    /// numbers of the steps as shown (`ShownTimes`): the walking and waiting are the sums
+    /// of the steps', and "no walking" when no step walks.
+    static func summary(_ s: AnswerDocument.Summary, _ j: ShownTimes.Journey) -> String {
+        var parts = [Words.duration(minutes: j.minutes)]
         if s.rides > 0 {
             parts.append("\(s.rides) ride\(s.rides == 1 ? "" : "s"), "
                          + (s.changes == 0 ? "no change" : "\(s.changes) change\(s.changes == 1 ? "" : "s")"))
         }
-        parts.append(s.walkMeters < 1 ? "no walking" : "walk \(Words.distance(s.walkMeters)) (\(Words.minutes(s.walkSeconds)))")
-        if s.rides > 1 { parts.append("waiting \(Words.minutes(s.waitingSeconds))") }
+        let walks = j.steps.contains(where: \.walks)
+        parts.append(walks ? "walk \(Words.distance(j.walkMeters)) (\(Words.duration(minutes: j.walkMinutes)))" : "no walking")
+        if s.rides > 1 { parts.append("waiting \(Words.duration(minutes: j.waitMinutes))") }
         parts.append(s.modes.isEmpty ? "on foot" : s.modes.map(noun).joined(separator: ", "))
         return "  " + parts.joined(separator: " · ")
     }

@@ -151,13 +151,15 @@ extension JourneyPlanner {
                                           intermediateStops: passed)
                 let from = stopPlace(tt.stop(onRoute: route, at: fromPos)), to = stopPlace(tt.stop(onRoute: route, at: toPos))
                 let name = src.shortName ?? src.longName ?? src.routeId
-                let step = LegInstruction.ride(mode: mode, route: name, headsign: t.headsign, departure: ItineraryText.clock(dep, zone),
+                // The times are set below, as shown (`instructions`).
+                let step = LegInstruction.ride(mode: mode, route: name, headsign: t.headsign, departure: "",
                                                from: ItineraryText.describe(from), stops: toPos.index - fromPos.index,
-                                               to: ItineraryText.describe(to), arrival: ItineraryText.clock(arr, zone))
+                                               to: ItineraryText.describe(to), arrival: "")
                 legs.append(ItineraryLeg(mode: mode, from: from, to: to, departure: dep, arrival: arr, distanceMeters: meters,
                                          waitSeconds: 0, step: step, ride: details, geometry: geometry))
             }
         }
+        Self.instructions(&legs, zone: zone, askedDay: Self.localDate(result.time, zone))
         var modes: [LegMode] = []
         for l in legs where l.mode != .walk && !modes.contains(l.mode) { modes.append(l.mode) }
         let walks = legs.filter { $0.mode == .walk }
@@ -186,17 +188,44 @@ extension JourneyPlanner {
 
     private func walkLeg(_ from: ItineraryPlace, _ to: ItineraryPlace, _ dep: Int64, _ arr: Int64, _ meters: Double,
                          wait: Int64, change: Bool) -> ItineraryLeg {
-        let walking = arr - dep - wait
+        // The minutes are set below, as shown (`instructions`).
         let step: LegInstruction
         if change {
-            step = from.stopId == to.stopId
-                ? .changeWait(at: ItineraryText.describe(to), waitSeconds: wait)
-                : .changeWalk(meters: meters, seconds: walking, to: ItineraryText.describe(to), waitSeconds: wait)
+            step = from.stopId == to.stopId ? .changeWait(at: ItineraryText.describe(to), waitMinutes: 0)
+                : .changeWalk(meters: meters, minutes: 0, to: ItineraryText.describe(to), waitMinutes: 0)
         } else {
-            step = .walk(meters: meters, seconds: walking, to: to.stopId == nil ? nil : ItineraryText.describe(to))
+            step = .walk(meters: meters, minutes: 0, to: to.stopId == nil ? nil : ItineraryText.describe(to))
         }
         return ItineraryLeg(mode: .walk, from: from, to: to, departure: dep, arrival: arr, distanceMeters: meters,
                             waitSeconds: wait, step: step, ride: nil, geometry: [from.coordinate, to.coordinate])
     }
 
+    /// Sets the times and minutes in each leg's instruction as a rider is shown them
+    /// (`ShownTimes`, the routing model's "Times as shown"): each time with its day when
+    /// it is not `askedDay`, and walks and waits that add up to the times of the steps.
+    static func instructions(_ legs: inout [ItineraryLeg], zone: TimeZone, askedDay: ServiceDate) {
+        let shown = ShownTimes.journey(legs.map(\.shownLeg))
+        func clock(_ t: Int64) -> String { ShownTimes.clock(t, zone, askedDay: askedDay) }
+        for (i, step) in shown.steps.enumerated() {
+            switch legs[i].step {
+            case .ride(let mode, let route, let headsign, _, let from, let stops, let to, _):
+                legs[i].step = .ride(mode: mode, route: route, headsign: headsign, departure: clock(step.start), from: from,
+                                     stops: stops, to: to, arrival: clock(step.end))
+            case .walk(let meters, _, let to):
+                legs[i].step = .walk(meters: meters, minutes: step.walkMinutes, to: to)
+            case .changeWalk(let meters, _, let to, _):
+                legs[i].step = .changeWalk(meters: meters, minutes: step.walkMinutes, to: to, waitMinutes: step.waitMinutes)
+            case .changeWait(let at, _):
+                legs[i].step = .changeWait(at: at, waitMinutes: step.waitMinutes)
+            }
+        }
+    }
+}
+
+extension ItineraryLeg {
+    /// The leg as `ShownTimes` reads it.
+    public var shownLeg: ShownTimes.Leg {
+        ShownTimes.Leg(isRide: ride != nil, isChange: mode == .walk && from.stopId != nil && to.stopId != nil,
+                       departure: departure, arrival: arrival, meters: distanceMeters, waitSeconds: waitSeconds)
+    }
 }

@@ -6,30 +6,34 @@ import TransitModel
 /// placeholders).
 public enum LegInstruction: Sendable, Equatable {
     /// "Walk 350 m (5 min) to Central Station, platform 2"; `to` nil: the destination.
-    case walk(meters: Double, seconds: Int64, to: String?)
-    /// "Take tram 4 towards Dworzec Główny at 08:12 from A, 6 stops, get off at B (08:25)"
+    /// `minutes` as shown (`ShownTimes`): the time to the next step.
+    case walk(meters: Double, minutes: Int, to: String?)
+    /// "Take tram 4 towards Dworzec Główny at 08:12 from A, 6 stops, get off at B (08:25)";
+    /// the times as shown (`ShownTimes.clock`: with their day when not on the day asked).
     case ride(mode: LegMode, route: String, headsign: String?, departure: String, from: String, stops: Int,
               to: String, arrival: String)
     /// "Change: walk 120 m to Plac Kościeleckich (2 min), then wait 4 min"
-    case changeWalk(meters: Double, seconds: Int64, to: String, waitSeconds: Int64)
+    case changeWalk(meters: Double, minutes: Int, to: String, waitMinutes: Int)
     /// "Change at Rondo Jagiellonów: wait 4 min"
-    case changeWait(at: String, waitSeconds: Int64)
+    case changeWait(at: String, waitMinutes: Int)
 
     /// The sentence in plain English, for a person in a hurry.
     public var english: String {
         typealias T = Words
         switch self {
-        case .walk(let m, let s, let to):
-            return "Walk \(T.distance(m)) (\(T.minutes(s))) to \(to ?? "your destination")"
+        case .walk(let m, let minutes, let to):
+            // A few steps (`ShownTimes.fewStepsMeters`) take no minute and are no distance to read.
+            let how = m < ShownTimes.fewStepsMeters ? "Walk a few steps" : "Walk \(T.distance(m)) (\(T.duration(minutes: minutes)))"
+            return "\(how) to \(to ?? "your destination")"
         case .ride(let mode, let route, let headsign, let departure, let from, let stops, let to, let arrival):
             return "Take \(mode.noun) \(route)\(headsign.map { " towards \($0)" } ?? "") at \(departure) from \(from), "
                 + "\(stops) stop\(stops == 1 ? "" : "s"), get off at \(to) (\(arrival))"
-        case .changeWalk(let m, let s, let to, let wait):
-            // Platforms a few meters apart: the distance says nothing, the time does.
-            let how = m < 10 ? "walk to \(to)" : "walk \(T.distance(m)) to \(to)"
-            return "Change: \(how) (\(T.minutes(s)))" + (wait > 0 ? ", then wait \(T.minutes(wait))" : "")
+        case .changeWalk(let m, let minutes, let to, let wait):
+            // Platforms a few meters apart: neither distance nor minutes say anything.
+            let how = m < ShownTimes.fewStepsMeters ? "walk to \(to)" : "walk \(T.distance(m)) to \(to) (\(T.duration(minutes: minutes)))"
+            return "Change: \(how)" + (wait > 0 ? ", then wait \(T.duration(minutes: wait))" : "")
         case .changeWait(let at, let wait):
-            return "Change at \(at): wait \(T.minutes(wait))"
+            return wait > 0 ? "Change at \(at): wait \(T.duration(minutes: wait))" : "Change at \(at)"
         }
     }
 }

@@ -10,15 +10,17 @@ public enum Words {
         return (km.hasSuffix(".0") ? String(km.dropLast(2)) : km) + " km"
     }
 
-    /// Whole minutes, rounded up: "5 min", "under a minute" for 0.
-    public static func minutes(_ s: Int64) -> String {
-        let m = (s + 59) / 60
-        return m < 1 ? "under a minute" : "\(m) min"
-    }
+    /// Seconds as whole minutes, rounded up, in the words of `duration(minutes:)`.
+    public static func minutes(_ s: Int64) -> String { duration(minutes: Int((s + 59) / 60)) }
 
-    /// "1 h 05 min" from an hour up, else as `minutes`.
-    public static func duration(_ s: Int64) -> String {
-        let m = (s + 59) / 60
-        return m >= 60 ? "\(m / 60) h \(m % 60 < 10 ? "0" : "")\(m % 60) min" : minutes(s)
+    /// The same as `minutes` (a journey's length, a wait, a walk read alike).
+    public static func duration(_ s: Int64) -> String { minutes(s) }
+
+    /// Whole minutes in words: "under a minute" for 0, "45 min", and from an hour up in
+    /// hours, as a person says them: "1 h", "1 h 5 min", "5 h 28 min".
+    public static func duration(minutes m: Int) -> String {
+        if m < 1 { return "under a minute" }
+        if m < 60 { return "\(m) min" }
+        return m % 60 == 0 ? "\(m / 60) h" : "\(m / 60) h \(m % 60) min"
     }
 }
