@@ -17,6 +17,11 @@ public enum LegInstruction: Sendable, Equatable {
     /// "Change at Rondo Jagiellonów: wait 4 min"
     case changeWait(at: String, waitMinutes: Int)
 
+    /// A time as shown inside brackets: "02:11 (second)" reads "02:11, second".
+    static func unbracketed(_ time: String) -> String {
+        time.replacingOccurrences(of: " (", with: ", ").replacingOccurrences(of: ")", with: "")
+    }
+
     /// The sentence in plain English, for a person in a hurry.
     public var english: String {
         typealias T = Words
@@ -27,7 +32,7 @@ public enum LegInstruction: Sendable, Equatable {
             return "\(how) to \(to ?? "your destination")"
         case .ride(let mode, let route, let headsign, let departure, let from, let stops, let to, let arrival):
             return "Take \(mode.noun) \(route)\(headsign.map { " towards \($0)" } ?? "") at \(departure) from \(from), "
-                + "\(stops) stop\(stops == 1 ? "" : "s"), get off at \(to) (\(arrival))"
+                + "\(stops) stop\(stops == 1 ? "" : "s"), get off at \(to) (\(Self.unbracketed(arrival)))"
         case .changeWalk(let m, let minutes, let to, let wait):
             // Platforms a few meters apart: neither distance nor minutes say anything.
             let how = m < ShownTimes.fewStepsMeters ? "walk to \(to)" : "walk \(T.distance(m)) to \(to) (\(T.duration(minutes: minutes)))"

@@ -1,0 +1,115 @@
+import FeedNetwork
+import Foundation
+import GTFS
+import PlanJSON
+import Planner
+import PlanText
+import Testing
+import Timetable
+import TransitModel
+import TransitTesting
+
+/// The times a rider reads (docs/routing-model.md, "Times as shown"), one golden trip per
+/// point, on real feeds, compared with `Tests/Golden/times.txt` (rendered as `transit plan`
+/// prints it, from the answer's document). To change the text on purpose, run with
+/// `TRANSIT_RECORD_GOLDEN=1` and review the diff.
+@Suite struct TimesGoldenTests {
+    struct Trip: Sendable {
+        /// Which point of "Times as shown" it shows.
+        let why: String
+        let from: String
+        let to: String
+        let at: String
+        var arriveBy = false
+        var option: Int?
+        var maxTransfers: Int?
+    }
+
+    static let feeds: [(file: String, trips: [Trip])] = [
+        ("caltrain.zip", [
+            Trip(why: "the first train is the next morning: said before the table, and every time carries its day",
+                 from: "37.3297,-121.9030", to: "37.7764,-122.3943", at: "2009-03-03T23:50:00", maxTransfers: 0),
+            Trip(why: "arrive-by before the first train: the last arrival is the evening before",
+                 from: "37.3297,-121.9030", to: "37.7764,-122.3943", at: "2009-03-04T05:30:00", arriveBy: true),
+            Trip(why: "a few steps from the stop at both ends (under 10 m): no walk step, no walking, times that add up",
+                 from: "37.77645,-122.39430", to: "37.44307,-122.16485", at: "2009-03-03T07:00:00"),
+            Trip(why: "a walk at each end: each step lasts the minutes it says, the summary sums them",
+                 from: "37.7764,-122.3943", to: "37.4434,-122.1651", at: "2009-03-03T07:00:00"),
+        ]),
+        ("bart-2018.zip", [
+            Trip(why: "a change: its walk and wait add up to the time between the trains",
+                 from: "stop:DBRK", to: "stop:DUBL", at: "2018-06-05T10:00:00"),
+            Trip(why: "late at night: the last trains, then the morning's, each with its day",
+                 from: "stop:DUBL", to: "stop:RICH", at: "2018-06-05T23:55:00"),
+            Trip(why: "the second option waits all night at the change: the wait reads in hours, and adds up",
+                 from: "stop:DUBL", to: "stop:RICH", at: "2018-06-05T23:55:00", option: 1),
+        ]),
+        ("wmata-rail-2026.zip", [
+            Trip(why: "a change with a walk between platforms: walk and wait fill the time between the trains",
+                 from: "38.8977,-77.0063", to: "38.8690,-77.0537", at: "2026-05-05T08:15:00"),
+        ]),
+        ("bydgoszcz-2020.zip", [
+            Trip(why: "the night clocks go back (Europe/Warsaw, 2020-10-25 03:00 → 02:00): which 02:xx",
+                 from: "53.13475,17.99300", to: "53.12360,18.00700", at: "2020-10-25T02:35:00"),
+            Trip(why: "arrive-by in the second 02:xx (an instant with its offset)",
+                 from: "53.13475,17.99300", to: "53.12360,18.00700", at: "2020-10-25T02:50:00+01:00", arriveBy: true),
+        ]),
+    ]
+
+    static let goldenDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Golden")
+
+    /// The text of `trips` on one feed, as `transit plan` prints it.
+    static func text(_ file: String, _ trips: [Trip]) throws -> String {
+        let feedId = String(file.dropLast(4))
+        let (snapshot, _) = try SnapshotSink.load(path: FeedFixtures.feed(file), feedId: feedId)
+        let planner = JourneyPlanner(network: try TimetableBuilder.build(snapshot))
+        func name(_ p: String) -> String {
+            guard case .stop(let feed, let id)? = Place.parse(p), let i = try? planner.resolveStop(feed, id) else { return p }
+            return snapshot.stops[i.index].name
+        }
+        var text = ""
+        for trip in trips {
+            var query = PlanQuery(from: Place.parse(trip.from)!, to: Place.parse(trip.to)!, time: QueryTime.parse(trip.at)!,
+                                  arriveBy: trip.arriveBy)
+            if let m = trip.maxTransfers { query.parameters.maxTransfers = m }
+            text += "# \(trip.why)\n$ transit plan \(trip.from) \(trip.to) \(trip.arriveBy ? "--arrive-by" : "--at") \(trip.at)"
+                + (trip.maxTransfers.map { " --max-transfers \($0)" } ?? "") + (trip.option.map { " --option \($0 + 1)" } ?? "")
+                + "   (\(feedId))\n"
+            switch planner.answer(query) {
+            case .itineraries(let answer):
+                let doc = AnswerDocument(answer)
+                #expect(try AnswerDocument.read(PlanAnswerJSON.answerBytes(answer)) == doc, "\(trip.from) → \(trip.to)")
+                if let o = trip.option { try #require(o < doc.itineraries.count, "option \(o + 1) of \(doc.itineraries.count)") }
+                text += PlanAnswerText.render(doc, from: name(trip.from), to: name(trip.to), option: trip.option)
+            case .noItinerary(let error):
+                text += "error: \(error.code.rawValue): \(error.message)\n"
+            }
+            text += "\n"
+        }
+        return text
+    }
+
+    @Test("times carry their day, durations add up as printed, walks and waits follow one rule")
+    func golden() throws {
+        var text = ""
+        for (file, trips) in Self.feeds { text += try Self.text(file, trips) }
+        let url = Self.goldenDirectory.appendingPathComponent("times.txt")
+        if ProcessInfo.processInfo.environment["TRANSIT_RECORD_GOLDEN"] != nil {
+            try Data(text.utf8).write(to: url)
+            return
+        }
+        let recorded = try #require(try? String(contentsOf: url, encoding: .utf8),
+                                    "no golden file \(url.path): record it with TRANSIT_RECORD_GOLDEN=1")
+        if recorded != text {
+            let a = recorded.split(separator: "\n", omittingEmptySubsequences: false)
+            let b = text.split(separator: "\n", omittingEmptySubsequences: false)
+            let line = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)
+            Issue.record("""
+                times.txt differs at line \(line + 1):
+                  recorded: \(line < a.count ? String(a[line]) : "(end)")
+                  now:      \(line < b.count ? String(b[line]) : "(end)")
+                """)
+        }
+    }
+}
