@@ -49,7 +49,7 @@ public enum PlanAnswerText {
         steps.append((times.clock(j.end), "Arrive"))
         let numberWidth = String(steps.count).count, timeWidth = steps.map(\.0.count).max()!
         for (i, step) in steps.enumerated() {
-            let n = String(i + 1).padding(toLength: numberWidth, withPad: " ", startingAt: 0)
+            let n = String(repeating: " ", count: numberWidth - String(i + 1).count) + String(i + 1)
             line("  \(n). \(step.0.padding(toLength: timeWidth, withPad: " ", startingAt: 0))  \(step.1)")
         }
         line(summary(it.summary, j))
