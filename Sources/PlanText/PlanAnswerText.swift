@@ -44,8 +44,7 @@ public enum PlanAnswerText {
         line()
         let it = doc.itineraries[chosen], j = journeys[chosen]
         line("Steps of option \(chosen + 1)" + (chosen == doc.recommended ? " (\(q.arriveBy ? "latest departure" : "earliest arrival"))" : "") + ":")
-        // A walk of a few steps beside a ride is no step (`ShownTimes`).
-        var steps = zip(it.legs, j.steps).filter { $0.1.shown }.map { (times.clock($0.1.start), colour ? badge($0.0) : $0.0.instruction) }
+        var steps = zip(it.legs, j.steps).map { (times.clock($0.1.start), colour ? badge($0.0) : $0.0.instruction) }
         steps.append((times.clock(j.end), "Arrive"))
         let numberWidth = String(steps.count).count, timeWidth = steps.map(\.0.count).max()!
         for (i, step) in steps.enumerated() {
@@ -98,7 +97,7 @@ public enum PlanAnswerText {
 
         /// What `(first)` and `(second)` mean, when a time shown is in an hour the clocks repeat.
         func repeatNote(_ journeys: [ShownTimes.Journey]) -> String? {
-            let shown = [asked] + journeys.flatMap { j in [j.start, j.end] + j.steps.filter(\.shown).flatMap { [$0.start, $0.end] } }
+            let shown = [asked] + journeys.flatMap { j in [j.start, j.end] + j.steps.flatMap { [$0.start, $0.end] } }
             return shown.first { ShownTimes.repeated($0, zone) != nil }.map { ShownTimes.repeatNote($0, zone) }
         }
     }

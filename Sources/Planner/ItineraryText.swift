@@ -5,7 +5,8 @@ import TransitModel
 /// and a translation is another (each case is one message to translate, its values the
 /// placeholders).
 public enum LegInstruction: Sendable, Equatable {
-    /// "Walk 350 m (5 min) to Central Station, platform 2"; `to` nil: the destination.
+    /// "Walk 350 m (5 min) to Central Station, platform 2"; `to` nil: the destination; a
+    /// few steps: "Go to Central Station, a few steps away".
     /// `minutes` as shown (`ShownTimes`): the time to the next step.
     case walk(meters: Double, minutes: Int, to: String?)
     /// "Take tram 4 towards Dworzec Główny at 08:12 from A, 6 stops, get off at B (08:25)";
@@ -27,9 +28,9 @@ public enum LegInstruction: Sendable, Equatable {
         typealias T = Words
         switch self {
         case .walk(let m, let minutes, let to):
-            // A few steps (`ShownTimes.fewStepsMeters`) take no minute and are no distance to read.
-            let how = m < ShownTimes.fewStepsMeters ? "Walk a few steps" : "Walk \(T.distance(m)) (\(T.duration(minutes: minutes)))"
-            return "\(how) to \(to ?? "your destination")"
+            // A few steps (`ShownTimes.fewStepsMeters`) take no minute and are not walking.
+            if m < ShownTimes.fewStepsMeters { return to.map { "Go to \($0), a few steps away" } ?? "Your destination is a few steps away" }
+            return "Walk \(T.distance(m)) (\(T.duration(minutes: minutes))) to \(to ?? "your destination")"
         case .ride(let mode, let route, let headsign, let departure, let from, let stops, let to, let arrival):
             return "Take \(mode.noun) \(route)\(headsign.map { " towards \($0)" } ?? "") at \(departure) from \(from), "
                 + "\(stops) stop\(stops == 1 ? "" : "s"), get off at \(to) (\(Self.unbracketed(arrival)))"

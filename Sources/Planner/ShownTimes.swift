@@ -8,8 +8,8 @@ import TransitModel
 /// what the model computes; the JSON keeps its instants to the second.
 public enum ShownTimes {
     /// A walk shorter than this (as walked) is a few steps at a stop (a pole, a platform's
-    /// edge): no step of its own, no minute, not counted as walking. At the default pace it
-    /// takes at most 8 s, inside the minute of the ride it touches.
+    /// edge): its step says where to go but takes no minute and is not counted as walking.
+    /// At the default pace it takes at most 8 s, inside the minute of the ride it touches.
     public static let fewStepsMeters = 10.0
 
     /// One leg as the rule needs it (UTC seconds).
@@ -35,8 +35,6 @@ public enum ShownTimes {
         public var end: Int64
         public var walkMinutes: Int
         public var waitMinutes: Int
-        /// False for a walk of a few steps beside a ride: it is not a step.
-        public var shown: Bool
         /// Counted as walking (the Walk column, the summary).
         public var walks: Bool
         public var minutes: Int { Int((end - start) / 60) }
@@ -65,7 +63,7 @@ public enum ShownTimes {
     /// follow each other and each step lasts exactly the minutes it says.
     public static func journey(_ legs: [Leg]) -> Journey {
         var steps = legs.map { l in
-            Step(start: floorMinute(l.departure), end: ceilMinute(l.arrival), walkMinutes: 0, waitMinutes: 0, shown: true,
+            Step(start: floorMinute(l.departure), end: ceilMinute(l.arrival), walkMinutes: 0, waitMinutes: 0,
                  walks: !l.isRide)
         }
         let hasRide = legs.contains { $0.isRide }
@@ -80,8 +78,7 @@ public enum ShownTimes {
                 steps[i].walkMinutes = fewSteps ? 0 : min(gap, Int((walking + 59) / 60))
                 steps[i].waitMinutes = gap - steps[i].walkMinutes
             } else if fewSteps {
-                // Not a step: it takes no minute of its own.
-                steps[i].shown = false
+                // It takes no minute of its own.
                 if i == 0 { steps[i].start = steps[i].end } else { steps[i].end = steps[i].start }
             } else {
                 steps[i].walkMinutes = gap
