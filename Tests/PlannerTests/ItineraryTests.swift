@@ -353,3 +353,66 @@ import TransitTesting
         #expect(unknown.stops == unknown.boardableStops && unknown.trips == unknown.allTrips)
     }
 }
+
+/// The rule of "Times as shown" (docs/routing-model.md) on legs drawn by hand, to the
+/// second: T0 = 2018-06-05 00:00 UTC.
+@Suite struct ShownTimesRuleTests {
+    static let t0: Int64 = 1_528_156_800
+    static func walk(_ dep: Int64, _ arr: Int64, _ m: Double, change: Bool = false, wait: Int64 = 0) -> ShownTimes.Leg {
+        ShownTimes.Leg(isRide: false, isChange: change, departure: t0 + dep, arrival: t0 + arr, meters: m, waitSeconds: wait)
+    }
+    static func ride(_ dep: Int64, _ arr: Int64) -> ShownTimes.Leg {
+        ShownTimes.Leg(isRide: true, isChange: false, departure: t0 + dep, arrival: t0 + arr, meters: 5000, waitSeconds: 0)
+    }
+
+    @Test("rides leave at their minute and arrive at the next; walks and waits fill the time between, as printed")
+    func addsUp() {
+        // Walk 75 s (08:44:45) to a ride at 08:46:00, ride to 09:05:00, change: walk 75 s and
+        // wait 165 s for a ride at 09:09:00 that arrives 09:20:30, walk 555 s (to 09:29:45).
+        let j = ShownTimes.journey([Self.walk(31_485, 31_560, 100), Self.ride(31_560, 32_700),
+                                    Self.walk(32_700, 32_940, 100, change: true, wait: 165), Self.ride(32_940, 33_630),
+                                    Self.walk(33_630, 34_185, 740)])
+        #expect(j.steps.map(\.minutes) == [2, 19, 4, 12, 9])
+        #expect(j.steps[2].walkMinutes == 2 && j.steps[2].waitMinutes == 2)  // not 2 + 3: the change lasts 4
+        #expect(j.start == Self.t0 + 31_440 && j.end == Self.t0 + 34_200)   // 08:44 → 09:30, 09:29:45 rounded up
+        #expect(j.minutes == 46 && j.walkMinutes == 2 + 2 + 9 && j.waitMinutes == 2 && j.walkMeters == 940)
+    }
+
+    @Test("a walk of a few steps takes no minute and is not walking")
+    func fewSteps() {
+        let j = ShownTimes.journey([Self.walk(31_556, 31_560, 6), Self.ride(31_560, 32_700), Self.walk(32_700, 32_703, 4)])
+        #expect(j.steps.map(\.minutes) == [0, 19, 0] && j.start == Self.t0 + 31_560 && j.minutes == 19)
+        #expect(j.walkMeters == 0 && j.walkMinutes == 0 && !j.steps.contains(where: \.walks))
+        #expect(LegInstruction.walk(meters: 6, minutes: 0, to: "A").english == "Go to A, a few steps away")
+        #expect(LegInstruction.walk(meters: 4, minutes: 0, to: nil).english == "Your destination is a few steps away")
+        // Alone, a walk is a walk.
+        #expect(ShownTimes.journey([Self.walk(31_500, 31_530, 6)]).steps[0].walks)
+    }
+
+    @Test("a time off the day asked carries its day; the repeated hour says which")
+    func days() {
+        let la = TimeZone(identifier: "America/Los_Angeles")!, warsaw = TimeZone(identifier: "Europe/Warsaw")!
+        let tuesday = ServiceDate(year: 2018, month: 6, day: 5)!
+        let at = Self.t0 + 7 * 3600 + 9 * 60 // 00:09 local on Tuesday
+        #expect(ShownTimes.clock(at, la, askedDay: tuesday) == "00:09")
+        #expect(ShownTimes.clock(at + 86_400, la, askedDay: tuesday) == "00:09 Wed")
+        #expect(ShownTimes.clock(at - 600, la, askedDay: tuesday) == "23:59 Mon")
+        #expect(ShownTimes.clock(at + 7 * 86_400, la, askedDay: tuesday) == "00:09 2018-06-12")
+        // 2020-10-25 02:30 in Warsaw: 00:30 UTC (CEST) and 01:30 UTC (CET).
+        let sunday = ServiceDate(year: 2020, month: 10, day: 25)!
+        let first: Int64 = 1_603_585_800
+        #expect(ShownTimes.clock(first, warsaw, askedDay: sunday) == "02:30 (first)")
+        #expect(ShownTimes.clock(first + 3600, warsaw, askedDay: sunday) == "02:30 (second)")
+        #expect(ShownTimes.clock(first + 7200, warsaw, askedDay: sunday) == "03:30")
+        #expect(ShownTimes.clock(first - 3600, warsaw, askedDay: sunday) == "01:30")
+        #expect(ShownTimes.repeatNote(first, warsaw).hasPrefix("On Sunday 2020-10-25 the clocks go back 1 h"))
+    }
+
+    @Test("durations in words: minutes, then hours")
+    func durations() {
+        #expect(Words.duration(minutes: 0) == "under a minute" && Words.duration(minutes: 45) == "45 min")
+        #expect(Words.duration(minutes: 60) == "1 h" && Words.duration(minutes: 65) == "1 h 5 min")
+        #expect(Words.duration(minutes: 328) == "5 h 28 min" && Words.minutes(328 * 60 - 30) == "5 h 28 min")
+        #expect(LegInstruction.changeWait(at: "X", waitMinutes: 328).english == "Change at X: wait 5 h 28 min")
+    }
+}
