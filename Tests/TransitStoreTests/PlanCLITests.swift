@@ -57,7 +57,7 @@ struct PlanCLITests {
         let lines = r.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "Powell St. → Civic Center/UN Plaza, leave at 17:10 on Tuesday 2018-06-05 (America/Los_Angeles)")
         #expect(lines.contains { $0.hasPrefix("  #  Leave  Arrive") })
-        #expect(lines.contains { $0.hasPrefix("  2  17:10  17:22") && $0.hasSuffix("on foot") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("  2  17:10  17:23") && $0.hasSuffix("on foot") }, "\(lines)")
         #expect(lines.contains("Steps of option 1 (earliest arrival):"))
         #expect(lines.contains { $0.contains("Take metro") && $0.contains("get off at Civic Center/UN Plaza") })
 
