@@ -7,7 +7,9 @@ import TransitModel
 /// the alternatives side by side (leave, arrive, time, changes, walk, modes, what sets
 /// each apart), then the numbered steps of one of them (the API's instruction sentences,
 /// word for word, in the order of its legs and of its map), a summary line and any
-/// notices.
+/// notices. Every time and duration follows the routing model's "Times as shown"
+/// (`ShownTimes`, the same rule the API's sentences are made with): a time off the day
+/// asked carries its day, and the numbers add up as printed.
 ///
 /// With `colour`, each ride's route name in its sentence is shown as a badge in the
 /// route's colours (ANSI 24-bit); the words are the same either way, so nothing is said
