@@ -4,8 +4,10 @@
 ///
 /// - a numbered step (`  2. 08:38  Take tram 8 …`) continues under its sentence, not
 ///   under its number or time;
-/// - a row of the alternatives table (`  1  08:37  08:46  …   tram   fastest, …`)
-///   continues under its last column (what sets the option apart);
+/// - a line of a table (its header or a row, `  1  08:37  08:46  …   tram   fastest, …`:
+///   columns apart by two spaces or more) keeps its columns and continues under its
+///   last column (what sets the option apart);
+/// - a `Note: ` continues under its words;
 /// - any other line continues at its own indent.
 ///
 /// ANSI colour sequences (`ESC[…m`, the route badges) take no columns, and a coloured run
@@ -40,6 +42,15 @@ public enum TextWrap {
         let pad = String(repeating: " ", count: indent)
         for word in words {
             let w = columns(word)
+            // The columns alone fill the line (a table on a narrow terminal): a last column
+            // of several words starts on the next line (one word, a header's or "later",
+            // stays where it lines up, past the width).
+            if !hasWord && words.count > 1 && currentColumns + w > width && !head.allSatisfy({ $0 == " " }) && indent + w <= width {
+                lines.append(String(head.reversed().drop { $0 == " " }.reversed()))
+                current = pad + word; currentColumns = indent + w
+                hasWord = true
+                continue
+            }
             if hasWord && currentColumns + 1 + w > width {
                 lines.append(current)
                 current = pad + word; currentColumns = indent + w
@@ -61,18 +72,28 @@ public enum TextWrap {
         var i = 0
         while i < visible.count && visible[i] == " " { i += 1 }
         let ownIndent = i
+        // "Note: …" continues under its words.
+        if visible[i...].starts(with: "Note: ") { return i + 6 }
         var digits = i
         while digits < visible.count && visible[digits].isASCII && visible[digits].isNumber { digits += 1 }
-        guard digits > i else { return ownIndent }
+        guard digits > i else { return tableIndent(visible) ?? ownIndent }
         if digits < visible.count && visible[digits] == "." {
             // A step: "N. " then, when there is one, the time and the gap after it.
             let afterNumber = digits + 2
             if let gap = firstWideGap(visible, from: afterNumber, within: 24) { return gap }
             return min(afterNumber, visible.count)
         }
-        // A table row: the number, then columns separated by wide gaps.
-        guard digits + 1 < visible.count && visible[digits] == " " && visible[digits + 1] == " " else { return ownIndent }
-        return lastWideGap(visible) ?? ownIndent
+        return tableIndent(visible) ?? ownIndent
+    }
+
+    /// A table's line (its header or a row: columns apart by wide gaps after the
+    /// indent): the column of its last column, whose words alone may wrap; the columns
+    /// before it are never re-spaced.
+    static func tableIndent(_ visible: [Character]) -> Int? {
+        var i = 0
+        while i < visible.count && visible[i] == " " { i += 1 }
+        guard let last = lastWideGap(Array(visible[i...])) else { return nil }
+        return i + last
     }
 
     /// The column after the first run of two or more spaces at or after `from` (and
