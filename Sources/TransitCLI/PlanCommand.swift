@@ -124,7 +124,7 @@ struct PlanCommand: ParsableCommand {
             the last trip's way back, from now (or --at, --arrive-by). With --server URL, \
             asks a running `transit serve` instead of the database: the same output. With \
             --json, the API's answer, and every error as its {"error": {"code", "message", \
-            "details"}} on standard output (exit 1). With --batch, reads one JSON query per \
+            "details"}} on standard output and a failing status. With --batch, reads one JSON query per \
             line and prints one JSON answer per line, in order: {"from", "to", "time", \
             "arriveBy", "window", "numItineraries", "modes", "wheelchair", and any model \
             parameter by name}.
