@@ -214,8 +214,22 @@ final class ServerBackend: PlanBackend {
         done.wait()
         switch result {
         case .success(let r): return r
-        case .failure(let e): throw CLIError("cannot reach the server at \(base): \(e.localizedDescription)", code: "SERVER_UNREACHABLE")
+        case .failure(let e): throw CLIError("cannot reach the server at \(base): \(Self.reason(e))", code: "SERVER_UNREACHABLE")
         }
+    }
+
+    /// Why a request got no answer, in words that stay the same from one try to the next
+    /// (the system's text carries timings: "after 0 ms").
+    static func reason(_ e: Error) -> String {
+        if let u = e as? URLError {
+            switch u.code {
+            case .cannotConnectToHost: return "nothing is listening there; is `transit serve` running?"
+            case .timedOut: return "no answer within 30 s"
+            case .cannotFindHost, .dnsLookupFailed: return "no such host"
+            default: break
+            }
+        }
+        return e.localizedDescription.replacingOccurrences(of: #" after \d+ ms"#, with: "", options: .regularExpression)
     }
 
     func search(_ text: String) throws -> [StopCandidate] {

@@ -113,6 +113,47 @@ struct PlanInterfacesTests {
         }
     }
 
+    @Test("golden: the map of a trip on WMATA's yellow and orange lines: the title whole, light lines on a dark casing")
+    func mapGolden() throws {
+        let wmata = try FeedFixtures.sharedFeed("wmata-rail-2026")
+        let state = try FeedFixtures.makeTemporaryDirectory(prefix: "plan-state")
+        defer { try? FileManager.default.removeItem(at: state) }
+        var text = "# transit plan --map: the SVG's title, and each leg's casing under its colour (data-casing=\"dark\" under\n"
+            + "# a colour with less than 3:1 contrast on white: WMATA's yellow FFD100, orange ED8B00, silver 919D9D).\n\n"
+        let runs: [[String]] = [
+            ["Huntington", "L'Enfant Plaza", "--at", "2026-05-05T08:30"],
+            ["Vienna", "Metro Center", "--at", "2026-05-05T08:30"],
+            ["Shady Grove", "Gallery Place", "--at", "2026-05-05T08:30"],
+        ]
+        for args in runs {
+            let svg = state.appendingPathComponent("map.svg")
+            let run = Run(args: args + ["--map", svg.path])
+            let r = try TripPlannerCLITests.plan(run.args, feed: wmata, env: run.env, state: state)
+            try #require(r.status == 0, "\(args): \(r.stderr)")
+            let doc = try String(contentsOf: svg, encoding: .utf8)
+            text += "$ transit plan " + args.map { $0.contains(" ") ? "\"\($0)\"" : $0 }.joined(separator: " ")
+                + " --map map.svg\n"
+            let lines = doc.split(separator: "\n").map(String.init)
+            text += (lines.first { $0.hasPrefix("<text id=\"title\"") } ?? "(no title)") + "\n"
+            // Casings and legs pair up in leg order: the colour and the casing of each.
+            let casings = lines.drop { !$0.hasPrefix("<g id=\"legs-casing\"") }.dropFirst().prefix { $0 != "</g>" }
+            let legs = lines.drop { !$0.hasPrefix("<g id=\"legs\"") }.dropFirst().prefix { $0 != "</g>" }
+            #expect(casings.count == legs.count)
+            func attribute(_ name: String, _ line: String) -> String? {
+                guard let r = line.range(of: name + "=\"") else { return nil }
+                return String(line[r.upperBound...].prefix { $0 != "\"" })
+            }
+            for (casing, leg) in zip(casings, legs) {
+                let colour = attribute("stroke", leg) ?? "?"
+                text += "  leg \(attribute("data-leg", leg) ?? "?") \(attribute("data-mode", leg) ?? "?") \(colour): casing \(attribute("stroke", casing) ?? "white (the group's)")\n"
+                let light = colour.count == 7 && ItinerarySVGContrast.light(colour)
+                #expect((attribute("data-casing", casing) == "dark") == (light && attribute("data-mode", leg) != "walk"), "\(leg)")
+            }
+            text += "\n"
+        }
+        try Self.compare(text, golden: "plan-map.txt")
+    }
+
     @Test("--again --option N is option N of the table just seen, whatever the clock says now")
     func againKeepsTheTable() throws {
         let bart = try FeedFixtures.bundledFeed("bart-2018")
@@ -209,5 +250,19 @@ struct PlanInterfacesTests {
         // A wrong origin is refused at start, in one sentence.
         let wrong = try TransitBinary.run(["serve", "--cors-origin", "example.org/path"], databaseURL: db.url)
         #expect(wrong.status != 0 && wrong.stderr.hasPrefix("error: --cors-origin example.org/path is not an origin"), "\(wrong.stderr)")
+    }
+}
+
+/// WCAG contrast with white, computed here again (not the renderer's function) so that
+/// the golden's check does not take the renderer's word for it.
+enum ItinerarySVGContrast {
+    static func light(_ hex: String) -> Bool {
+        let v = Int(hex.dropFirst(), radix: 16) ?? 0
+        let c = [v >> 16 & 255, v >> 8 & 255, v & 255].map { x -> Double in
+            let s = Double(x) / 255
+            return s <= 0.03928 ? s / 12.92 : pow((s + 0.055) / 1.055, 2.4)
+        }
+        let luminance = 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+        return 1.05 / (luminance + 0.05) < 3
     }
 }
