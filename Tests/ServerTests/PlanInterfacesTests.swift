@@ -154,6 +154,33 @@ struct PlanInterfacesTests {
         try Self.compare(text, golden: "plan-map.txt")
     }
 
+    @Test("progress on a terminal while the timetable loads and coverage is worked out; none in a pipe, nothing on stdout")
+    func progress() throws {
+        let caltrain = try FeedFixtures.bundledFeed("caltrain")
+        let env = ProcessRunner.environment(setting: ["TERM": "xterm-256color", "NO_COLOR": "1"], removing: ["DATABASE_URL", "TRANSIT_VERBOSE"])
+        let t = try PseudoTerminal(executable: try TransitBinary.path(), ["coverage", "--gtfs", caltrain, "--today", "2019-01-01"],
+                                   environment: env, currentDirectory: FeedFixtures.repositoryRoot().path)
+        #expect(t.finish() == 0, "\(t.screen)")
+        for line in ["Timetable: reading \(caltrain)…", "Timetable: caltrain: building from 4,560 stop times…",
+                     "Timetable: caltrain: 4,560 stop times", "Coverage: working out the regions of 1 feed…", "Coverage: 1 region worked out in "] {
+            #expect(t.plainScreen.contains(line), "no \"\(line)\" on the terminal:\n\(t.plainScreen.prefix(600))")
+        }
+        // Each progress line is written over (a carriage return), not left as a line of its own.
+        #expect(!t.plainScreen.contains("Coverage: working out the regions of 1 feed…\n"))
+        // In a pipe: standard output is the report alone, standard error quiet (unless TRANSIT_VERBOSE).
+        let piped = try ProcessRunner.run(executable: try TransitBinary.path(), ["coverage", "--gtfs", caltrain, "--today", "2019-01-01"],
+                                          environment: env, currentDirectory: FeedFixtures.repositoryRoot().path)
+        #expect(piped.status == 0 && !piped.stdout.contains("Coverage:") && !piped.stdout.contains("Timetable:"))
+        #expect(piped.stderr.isEmpty, "\(piped.stderr)")
+        var verbose = env
+        verbose["TRANSIT_VERBOSE"] = "1"
+        let logged = try ProcessRunner.run(executable: try TransitBinary.path(), ["coverage", "--gtfs", caltrain, "--today", "2019-01-01"],
+                                           environment: verbose, currentDirectory: FeedFixtures.repositoryRoot().path)
+        let lines = logged.stderr.split(separator: "\n")
+        #expect(lines.count == 2 && lines[0].hasPrefix("Timetable: caltrain: 4,560 stop times") && lines[1].hasPrefix("Coverage: 1 region worked out in "),
+                "\(logged.stderr)")
+    }
+
     @Test("--again --option N is option N of the table just seen, whatever the clock says now")
     func againKeepsTheTable() throws {
         let bart = try FeedFixtures.bundledFeed("bart-2018")
