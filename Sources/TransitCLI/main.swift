@@ -29,13 +29,17 @@ extension Transit {
                 var plain = command
                 try plain.run()
             }
+        } catch let e as ExitCode {
+            exit(withError: e)
         } catch {
-            exit(withError: error)
+            // Anything a command did not turn into its own message: still `error: …`.
+            reportUsageError(error)
         }
     }
 
-    /// A command line that could not be read: help and `--version` as the parser does
-    /// them, anything else as `error: …` and the usage (or JSON, see `start`).
+    /// A command line that could not be read (or an error no command turned into its own
+    /// message): help and `--version` as the parser does them, anything else as
+    /// `error: …` and, for the command line, the usage (or JSON, see `start`).
     static func reportUsageError(_ error: Error) -> Never {
         let code = exitCode(for: error)
         guard code != .success else { exit(withError: error) }
@@ -46,6 +50,7 @@ extension Transit {
             exit(withError: code)
         }
         var text = fullMessage(for: error)
+        guard !text.isEmpty else { exit(withError: error) }
         if text.hasPrefix("Error: ") { text = "error: " + text.dropFirst("Error: ".count) }
         FileHandle.standardError.write(Data((text + "\n").utf8))
         exit(withError: code)
