@@ -213,13 +213,9 @@ struct PlanCommand: ParsableCommand {
             guard let fromPlace = Place.parse(trip.from), let toPlace = Place.parse(trip.to) else {
                 throw CLIError("the recent trip \(trip.fromName) → \(trip.toName) could not be read; plan it with FROM and TO", code: "NO_RECENT_TRIP")
             }
-            let query = try self.query(for: trip, from: fromPlace, backend)
-            let request = PlanRequest(from: fromPlace, to: toPlace, time: query.time, arriveBy: query.arriveBy,
-                                      window: query.window, numItineraries: query.numItineraries, modes: query.modes,
-                                      wheelchair: query.wheelchair, parameters: model.parameters)
-            // What is kept: the places, and the query as planned (for --again).
-            trip.time = query.time.iso8601; trip.arriveBy = query.arriveBy; trip.window = query.window
-            trip.numItineraries = query.numItineraries; trip.modes = query.modes; trip.wheelchair = query.wheelchair
+            let query = try self.request(for: trip, from: fromPlace, to: toPlace, backend)
+            let request = query.request
+            trip.remember(request)
             let outcome = try backend.answer(request)
             if json {
                 // Standard output holds the JSON alone; the note goes before it, on standard error.
@@ -260,24 +256,28 @@ struct PlanCommand: ParsableCommand {
                  code: "OPTION_OUT_OF_RANGE", details: ["option": .number(Double(option)), "alternatives": .number(Double(count))])
     }
 
-    /// The query for `trip`: with `--again` and no new time, the one it was planned with
-    /// (so that `--option N` picks from the table the rider saw); otherwise the time
-    /// asked (now by default) on the dates of the timetable serving the start, and the
-    /// options given (with `--again`, the trip's own where none is given).
-    private func query(for trip: RecentTrips.Trip, from place: Place, _ backend: PlanBackend) throws
-        -> (time: QueryTime, arriveBy: Bool, note: String?, window: Int?, numItineraries: Int, modes: String?, wheelchair: Bool) {
+    /// The request for `trip`: with `--again` and no new time, the one it was planned
+    /// with (so that `--option N` picks from the table the rider saw); otherwise the time
+    /// asked (now by default) on the dates of the timetable serving the start, with the
+    /// note when it was moved onto them, and the options given (with `--again`, the
+    /// trip's own where none is given).
+    private func request(for trip: RecentTrips.Trip, from: Place, to: Place, _ backend: PlanBackend) throws
+        -> (request: PlanRequest, note: String?) {
         let kept = again ? trip : RecentTrips.Trip(fromName: "", from: "", toName: "", to: "")
-        let window = self.window ?? kept.window
-        let n = numItineraries ?? kept.numItineraries ?? PlanRequestParameters.numItineraries.integerDefault
-        let modes = self.modes ?? kept.modes
-        let wheelchair = self.wheelchair || (kept.wheelchair ?? false)
+        var request = PlanRequest(from: from, to: to, time: .instant(Self.now()), arriveBy: arriveBy != nil,
+                                  window: window ?? kept.window,
+                                  numItineraries: numItineraries ?? kept.numItineraries ?? PlanRequestParameters.numItineraries.integerDefault,
+                                  modes: modes ?? kept.modes, wheelchair: wheelchair || (kept.wheelchair ?? false),
+                                  parameters: model.parameters)
         if again && at == nil && arriveBy == nil, let t = trip.time.flatMap(QueryTime.parse) {
-            return (t, trip.arriveBy ?? false, nil, window, n, modes, wheelchair)
+            request.time = t
+            request.arriveBy = trip.arriveBy ?? false
+            return (request, nil)
         }
-        let timeText = arriveBy ?? at
-        let (time, note) = TimeWords.resolve(timeText.flatMap(TimeWords.parse), now: Self.now(),
-                                             zone: try backend.timeZone(near: place), period: try backend.period(near: place))
-        return (time, arriveBy != nil, note, window, n, modes, wheelchair)
+        let (time, note) = TimeWords.resolve((arriveBy ?? at).flatMap(TimeWords.parse), now: Self.now(),
+                                             zone: try backend.timeZone(near: from), period: try backend.period(near: from))
+        request.time = time
+        return (request, note)
     }
 
     /// "Now" for times without a date: the clock, or `TRANSIT_NOW` (ISO 8601 instant) for

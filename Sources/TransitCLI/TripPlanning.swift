@@ -307,6 +307,12 @@ struct RecentTrips {
         var modes: String?
         var wheelchair: Bool?
 
+        /// Keeps `request`'s time and options beside the places, for `--again`.
+        mutating func remember(_ request: PlanRequest) {
+            time = request.time.iso8601; arriveBy = request.arriveBy; window = request.window
+            numItineraries = request.numItineraries; modes = request.modes; wheelchair = request.wheelchair
+        }
+
         /// The way back: the destination to the start (the query is planned anew).
         var reversed: Trip { Trip(fromName: toName, from: to, toName: fromName, to: from) }
 
