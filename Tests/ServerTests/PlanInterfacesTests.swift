@@ -248,6 +248,11 @@ struct PlanInterfacesTests {
         try open.waitUntil("the feed served") { h in (h["feeds"] as? [Any])?.count == 1 }
         try closed.waitUntil("the feed served") { h in (h["feeds"] as? [Any])?.count == 1 }
         let paths = ["/v1/plan", "/v1/coverage", "/v1/coverage/bart.geojson", "/v1/stops", "/v1/stops/POWL", "/v1/health", "/openapi.json"]
+        // The preflight is in the document, as every answer is.
+        let v = try validator(open)
+        for path in paths {
+            expectConforms(v, path, try open.request(path, method: "OPTIONS", headers: ["Origin": "https://maps.example.org"]), method: "OPTIONS")
+        }
         for server in [open, closed] {
             for path in paths {
                 let r = try server.request(path, method: "OPTIONS", headers: ["Origin": "https://maps.example.org", "Access-Control-Request-Method": "GET"])
