@@ -36,7 +36,12 @@ public enum ItinerarySVG {
         typealias P = (x: Double, y: Double)
         let f = CoverageSVG.f, escape = CoverageSVG.escape
         let width = max(width, 400)
-        let margin = 20.0, titleHeight = 44.0
+        let margin = 20.0
+        // The title whole: smaller type when it would not fit on one line (down to 14 px),
+        // then over as many lines as it needs; never cut short, since it names the places
+        // and the day, which the map is of.
+        let titleLines = titleLayout(title, width: Double(width) - 2 * margin)
+        let titleHeight = 44.0 + Double(titleLines.lines.count - 1) * titleLines.lineHeight
         let mapLeft = margin, mapTop = titleHeight
         let mapWidth = Double(width) - 2 * margin
 
@@ -122,10 +127,16 @@ public enum ItinerarySVG {
         out.reserveCapacity(1 << 18)
         out += CoverageSVG.documentStart(width: width, height: height, clip: (mapLeft, mapTop, mapWidth, mapHeight))
 
-        // Title (smaller type when it would not fit, cut short when even that does not).
-        let titleSize = max(12, min(18, 18 * mapWidth / max(1, CoverageSVG.textWidth(title, size: 18, bold: true))))
-        let shownTitle = CoverageSVG.truncated(title, max(12, Int(mapWidth / (titleSize * 0.68))))
-        out += "<text id=\"title\" x=\"\(f(margin))\" y=\"28\" font-size=\"\(f(titleSize))\" font-weight=\"bold\" fill=\"#111827\">\(escape(shownTitle))</text>\n"
+        // Title: one line, or several (each a <tspan> under the first).
+        if titleLines.lines.count == 1 {
+            out += "<text id=\"title\" x=\"\(f(margin))\" y=\"28\" font-size=\"\(f(titleLines.size))\" font-weight=\"bold\" fill=\"#111827\">\(escape(title))</text>\n"
+        } else {
+            out += "<text id=\"title\" x=\"\(f(margin))\" y=\"28\" font-size=\"\(f(titleLines.size))\" font-weight=\"bold\" fill=\"#111827\">"
+            for (i, line) in titleLines.lines.enumerated() {
+                out += "<tspan x=\"\(f(margin))\" dy=\"\(i == 0 ? "0" : f(titleLines.lineHeight))\">\(escape(line))</tspan>"
+            }
+            out += "</text>\n"
+        }
         out += "<rect id=\"frame\" x=\"\(f(mapLeft))\" y=\"\(f(mapTop))\" width=\"\(f(mapWidth))\" height=\"\(f(mapHeight))\" fill=\"\(frameFill)\"/>\n"
 
         // The network, thin and grey: each distinct shape (or stop sequence where there is
@@ -171,7 +182,10 @@ public enum ItinerarySVG {
         let legPaths = legs.map { legPath($0.points.map(project)) }
         out += "<g id=\"legs-casing\" fill=\"none\" stroke=\"#ffffff\" stroke-linejoin=\"round\" stroke-linecap=\"round\" clip-path=\"url(#map-clip)\">\n"
         for (leg, d) in zip(legs, legPaths) {
-            out += "<path stroke-width=\"\(leg.mode == .walk ? "7" : "10")\" d=\"\(d)\"/>\n"
+            // A light route colour (a yellow line) would vanish into a white casing on a
+            // light map: it gets a dark one instead.
+            let dark = leg.mode != .walk && needsDarkCasing(leg.color)
+            out += "<path stroke-width=\"\(leg.mode == .walk ? "7" : "10")\"\(dark ? " stroke=\"\(darkCasing)\" data-casing=\"dark\"" : "") d=\"\(d)\"/>\n"
         }
         out += "</g>\n"
         out += "<g id=\"legs\" fill=\"none\" stroke-linejoin=\"round\" stroke-linecap=\"round\" clip-path=\"url(#map-clip)\">\n"
@@ -276,6 +290,36 @@ public enum ItinerarySVG {
     static func hexColor(_ s: String) -> String? {
         s.count == 7 && s.hasPrefix("#") && s.dropFirst().allSatisfy(\.isHexDigit) ? s : nil
     }
+
+    /// The casing under a ride whose colour is too light to stand on white.
+    public static let darkCasing = "#374151"
+
+    /// The title's type size and lines: 18 px when it fits on one line, smaller down to
+    /// 14 px when that makes it fit, else 14 px over as many lines as it takes (words kept
+    /// whole; a word longer than a line is split, not cut).
+    static func titleLayout(_ title: String, width: Double) -> (size: Double, lines: [String], lineHeight: Double) {
+        let natural = CoverageSVG.textWidth(title, size: 18, bold: true)
+        let size = natural <= width ? 18 : max(14, 18 * width / max(1, natural))
+        if natural * size / 18 <= width + 0.5 { return (size, [title], (size * 1.3).rounded()) }
+        // `wrap` counts 0.6 em a character; bold type is about 0.68 em.
+        // Lines but the last keep the space after them: together they are the title.
+        let lines = wrap(title, width: width, size: size * 0.68 / 0.6, maxLines: Int.max)
+        return (size, lines, (size * 1.3).rounded())
+    }
+
+    /// WCAG 2 relative luminance of `#RRGGBB` (0 black … 1 white).
+    static func luminance(_ hex: String) -> Double {
+        let v = Int(hex.dropFirst(), radix: 16) ?? 0
+        let channels = [v >> 16 & 255, v >> 8 & 255, v & 255].map { c -> Double in
+            let s = Double(c) / 255
+            return s <= 0.039_28 ? s / 12.92 : pow((s + 0.055) / 1.055, 2.4)
+        }
+        return 0.2126 * channels[0] + 0.7152 * channels[1] + 0.0722 * channels[2]
+    }
+
+    /// A line colour whose contrast with white is under 3:1 (WCAG's minimum for graphics
+    /// that must be seen): yellow, pale green, light grey.
+    public static func needsDarkCasing(_ hex: String) -> Bool { 1.05 / (luminance(hex) + 0.05) < 3 }
 
     /// A colour at 70 % (for text in a pin's colour, readable on white).
     static func darker(_ hex: String) -> String {

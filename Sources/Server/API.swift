@@ -32,9 +32,12 @@ public struct TransitAPI: Sendable {
 
     /// `planRate`: plan requests per second per client address, after a burst of
     /// `planBurst`; 0 means no limit.
+    /// Which web pages (origins) may read the answers in a browser (`CORSPolicy`).
+    public let cors: CORSPolicy
+
     public init(live: LiveTimetable, planBudget: Double = 2, planThreads: Int = ProcessInfo.processInfo.activeProcessorCount,
-                planRate: Double = 0, planBurst: Int = 1, logger: Logger) {
-        self.live = live; self.planBudget = planBudget; self.logger = logger
+                planRate: Double = 0, planBurst: Int = 1, cors: CORSPolicy = CORSPolicy(), logger: Logger) {
+        self.live = live; self.planBudget = planBudget; self.logger = logger; self.cors = cors
         // Read now: a binary installed without its resource bundle stops here, at start,
         // not at the first /openapi.json.
         _ = OpenAPIDocument.served
@@ -45,7 +48,7 @@ public struct TransitAPI: Sendable {
     public func router() -> Router<TransitRequestContext> {
         let router = Router(context: TransitRequestContext.self)
         // First, so that it wraps every route and the not-found answer too.
-        router.add(middleware: AccessLogAndErrors(logger: logger))
+        router.add(middleware: AccessLogAndErrors(logger: logger, cors: cors))
         router.get("/v1/plan") { request, context in
             // The budget counts from arrival: time spent waiting for a planner is part of it.
             let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(self.planBudget * 1e9)
@@ -232,7 +235,8 @@ public struct TransitAPI: Sendable {
                 "stopTimes": s.feeds.reduce(0) { $0 + ($1.rows["stop_times"] ?? 0) },
                 "coverage": { switch s.coverage { case .building: "building"; case .ready: "ready"; case .failed: "failed" } }(),
             ] as [String: Any]
-            body["feeds"] = s.feeds.map { f -> [String: Any] in
+            let agencies = s.network.snapshot.agencies
+            body["feeds"] = s.feeds.enumerated().map { index, f -> [String: Any] in
                 var o: [String: Any] = ["id": f.id, "version": f.version, "importedAt": f.importedAt,
                                         "stops": f.rows["stops"] ?? 0, "routes": f.rows["routes"] ?? 0,
                                         "trips": f.rows["trips"] ?? 0, "stopTimes": f.rows["stop_times"] ?? 0]
@@ -240,6 +244,9 @@ public struct TransitAPI: Sendable {
                 if let d = f.firstDate { o["firstDate"] = d }
                 if let d = f.lastDate { o["lastDate"] = d }
                 if let p = f.place { o["place"] = p }
+                // The zone its local times are in (its first agency's), for a client that
+                // reads "8:30" in words as the server will (`transit plan --server`).
+                if let a = agencies.first(where: { Int($0.feed) == index }) { o["timeZone"] = a.timezone }
                 return o
             }
         } else {
@@ -276,9 +283,15 @@ public struct TransitAPI: Sendable {
 /// riders' places), status, latency, size. Turns every error into the JSON error body:
 /// `APIError`s as they are, Hummingbird's own (no such route: 404; wrong method: 405) with
 /// their status, anything else as a 500 that says nothing of the request.
+///
+/// It also answers CORS: an `OPTIONS` preflight on any of the API's paths is 204 with the
+/// methods, headers and how long a browser may keep the answer; every answer (errors
+/// too, so that a page can read why) carries `Access-Control-Allow-Origin` when the
+/// request's `Origin` is allowed (`CORSPolicy`).
 struct AccessLogAndErrors: RouterMiddleware {
     typealias Context = TransitRequestContext
     let logger: Logger
+    var cors = CORSPolicy()
     /// The API takes no request body: a declared body over this (or one of unknown
     /// length) is refused before anything reads it.
     static let maxBodyBytes = 1024
@@ -288,7 +301,11 @@ struct AccessLogAndErrors: RouterMiddleware {
         var response: Response
         do {
             try Self.checkBody(request, context)
-            response = try await next(request, context)
+            if request.method == .options && Self.isRoute(request.uri.path) {
+                response = cors.preflight()
+            } else {
+                response = try await next(request, context)
+            }
         } catch let e as APIError {
             if e.status >= 500, let cause = e.cause {
                 logger.error("internal error on \(request.method) \(request.uri.path): \(cause)")
@@ -297,7 +314,7 @@ struct AccessLogAndErrors: RouterMiddleware {
             if e.status == 429, case .number(let s)? = e.details["retryAfterSeconds"] { response.headers[.retryAfter] = String(Int(s)) }
         } catch let e as HTTPError where e.status.code == 404 && request.method != .get && Self.isRoute(request.uri.path) {
             response = Self.error(APIError(.methodNotAllowed, "This resource answers GET only."))
-            response.headers[.allow] = "GET"
+            response.headers[.allow] = "GET, OPTIONS"
         } catch let e as HTTPError where e.status.code == 404 {
             response = Self.error(APIError(.notFound, "No such resource; see /openapi.json for what this server answers."))
         } catch let e as HTTPError where e.status.code == 405 {
@@ -309,6 +326,7 @@ struct AccessLogAndErrors: RouterMiddleware {
             response = Self.error(APIError(.internalError, "Something went wrong on our side; the request was not answered. Please try again."))
         }
         if response.status.code == 503 { response.headers[.retryAfter] = "5" }
+        cors.addHeaders(to: &response, origin: request.headers[.origin])
         let ms = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
         let path = request.uri.path.count > 100 ? String(request.uri.path.prefix(100)) + "…" : request.uri.path
         logger.info("\(request.method) \(path) \(response.status.code) \(String(format: "%.1f", ms)) ms")
@@ -350,5 +368,51 @@ public struct TransitRequestContext: RequestContext, RemoteAddressRequestContext
         coreContext = .init(source: source)
         channel = source.channel
         remoteAddress = source.channel.remoteAddress
+    }
+}
+
+/// Which web pages may read this API's answers from a browser (CORS). The default allows
+/// none: same-origin pages, phones' apps, scripts and `transit plan --server` need no
+/// CORS at all, and a server that answers riders' places should not be readable by
+/// every page a rider happens to open (a local `transit serve` included) unless its
+/// operator says so: `transit serve --cors-origin https://example.org` (repeatable), or
+/// `--cors-origin '*'` for a public API. The API takes no cookies or credentials, so `*`
+/// reveals nothing a page could not fetch itself from the server.
+public struct CORSPolicy: Sendable {
+    /// Origins allowed, as browsers send them (`https://example.org`); `*` for any.
+    public let origins: [String]
+    /// How long a browser may keep a preflight answer.
+    public static let maxAgeSeconds = 600
+
+    public init(origins: [String] = []) { self.origins = origins }
+
+    public var allowsAny: Bool { origins.contains("*") }
+
+    /// `Access-Control-Allow-Origin` for a request from `origin`, nil when it is not allowed.
+    public func allowedOrigin(_ origin: String?) -> String? {
+        if allowsAny { return "*" }
+        guard let origin, origins.contains(origin) else { return nil }
+        return origin
+    }
+
+    /// The answer to an `OPTIONS` preflight: 204, the methods and headers a page may use.
+    func preflight() -> Response {
+        var headers = HTTPFields()
+        headers[.allow] = "GET, OPTIONS"
+        headers[.accessControlAllowMethods] = "GET, OPTIONS"
+        headers[.accessControlAllowHeaders] = "Accept, Content-Type"
+        headers[.accessControlMaxAge] = String(Self.maxAgeSeconds)
+        return Response(status: .noContent, headers: headers)
+    }
+
+    /// Adds `Access-Control-Allow-Origin` (and `Vary: Origin` when the answer depends on
+    /// the origin) to `response`.
+    func addHeaders(to response: inout Response, origin: String?) {
+        if !allowsAny && !origins.isEmpty { response.headers[.vary] = "Origin" }
+        guard let allowed = allowedOrigin(origin) else { return }
+        response.headers[.accessControlAllowOrigin] = allowed
+        if response.status.code == 429 || response.status.code == 503 {
+            response.headers[.accessControlExposeHeaders] = "Retry-After"
+        }
     }
 }

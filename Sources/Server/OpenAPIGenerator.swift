@@ -127,7 +127,7 @@ public enum OpenAPIGenerator {
             "serviceDate": date, "departure": iso])
         let feedHealth = object(["id", "version", "importedAt", "stops", "routes", "trips", "stopTimes"], [
             "id": string, "version": integer, "importedAt": string, "feedVersion": string, "firstDate": date, "lastDate": date,
-            "place": string, "stops": integer, "routes": integer, "trips": integer, "stopTimes": integer])
+            "place": string, "timeZone": string, "stops": integer, "routes": integer, "trips": integer, "stopTimes": integer])
         let health = object(["status", "uptimeSeconds", "database", "memory", "feeds"], [
             "status": ["enum": ["ok", "degraded", "loading"]], "uptimeSeconds": num,
             "database": object(["reachable"], ["reachable": boolean, "checkedAt": string, "problem": string, "reloadProblem": string]),
@@ -218,6 +218,17 @@ public enum OpenAPIGenerator {
         let openapi: OpenAPIJSON = ["get": [
             "operationId": "openapi", "summary": "This document.",
             "responses": ["200": answer("OpenAPI 3.1.", "application/json", ["type": "object"]), "400": badRequest, "413": tooLarge]]]
+        // Every path answers a CORS preflight (`CORSPolicy`): 204, whether or not the
+        // page's origin is allowed (only an allowed one gets Access-Control-Allow-Origin).
+        func preflight(_ path: OpenAPIJSON, _ id: String) -> OpenAPIJSON {
+            let header: OpenAPIJSON = ["required": true, "schema": string]
+            return path.merging(["options": [
+                "operationId": .string(id + "Preflight"),
+                "summary": "CORS preflight: the methods and headers a web page may use (`transit serve --cors-origin` names the pages).",
+                "responses": ["204": ["description": "No content; the answer is in the headers.",
+                                      "headers": ["Access-Control-Allow-Methods": header, "Access-Control-Allow-Headers": header,
+                                                  "Access-Control-Max-Age": header]]]]])
+        }
         return [
             "openapi": "3.1.0",
             "info": ["title": "transit routing API", "version": "1.0.0",
@@ -226,8 +237,10 @@ public enum OpenAPIGenerator {
                                             + "Errors are `{\"error\": {\"code\", \"message\", \"details\"}}`. "
                                             + "Generated from the parameters' declarations: `\(regenerate)`.")],
             "servers": [["url": "/"]],
-            "paths": ["/v1/plan": plan, "/v1/coverage": coverage, "/v1/coverage/{feed}.geojson": coverageExport,
-                      "/v1/stops": stops, "/v1/stops/{id}": stop, "/v1/health": health, "/openapi.json": openapi],
+            "paths": ["/v1/plan": preflight(plan, "plan"), "/v1/coverage": preflight(coverage, "coverage"),
+                      "/v1/coverage/{feed}.geojson": preflight(coverageExport, "coverageExport"),
+                      "/v1/stops": preflight(stops, "stops"), "/v1/stops/{id}": preflight(stop, "stop"),
+                      "/v1/health": preflight(health, "health"), "/openapi.json": preflight(openapi, "openapi")],
             "components": ["schemas": schemas()],
         ]
     }

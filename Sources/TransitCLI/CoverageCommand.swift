@@ -38,7 +38,10 @@ struct CoverageCommand: ParsableCommand {
         try runReportingErrors {
             let tt = try source.loadNetwork()
             let regions: [CoverageRegion]
+            let started = Date()
+            Output.progress("Coverage: working out the regions of \(tt.snapshot.feedIds.count == 1 ? "1 feed" : "\(tt.snapshot.feedIds.count) feeds")…")
             do { regions = try CoverageBuilder.regions(tt) } catch { throw CLIError("\(error)") }
+            Output.progressDone("Coverage: \(regions.count == 1 ? "1 region" : "\(regions.count) regions") worked out in \(Output.seconds(Date().timeIntervalSince(started)))")
             let now = Int32(Date().timeIntervalSince1970 / 86_400)
             let report = CoverageReport.make(regions, timetable: tt,
                                              today: today.flatMap(ServiceDate.parse(iso8601:)) ?? ServiceDate(daysSinceEpoch: now))

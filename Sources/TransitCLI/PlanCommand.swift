@@ -61,7 +61,15 @@ struct TimetableSourceOptions: ParsableArguments {
     }
 
     /// The timetable, its planner and stop search (`PlannerAssembly`, as the server builds them).
-    func load() throws -> PlannerAssembly { PlannerAssembly.assemble(try loadNetwork()) }
+    func load() throws -> PlannerAssembly {
+        let network = try loadNetwork()
+        // The planner works out its coverage check and the stop search's index: a moment
+        // on a large timetable, said while it lasts (and gone after).
+        Output.progress("Planner: working out where the feeds serve and indexing stop names…")
+        let assembly = PlannerAssembly.assemble(network)
+        Output.progress("")
+        return assembly
+    }
 
     /// The timetable and what is beside it, from the database or the feed files.
     func loadNetwork() throws -> TransitNetwork {
@@ -70,11 +78,13 @@ struct TimetableSourceOptions: ParsableArguments {
         if !gtfs.isEmpty {
             var parts: [FeedSnapshot] = []
             for path in gtfs {
+                Output.progress("Timetable: reading \(path)…")
                 do { parts.append(try SnapshotSink.load(path: path, feedId: FeedImporter.defaultFeedId(for: path)).0) }
                 catch let e as GTFSFatalError { throw CLIError("cannot read \(path): \(e.description)") }
             }
             snapshot = FeedSnapshot.merging(parts)
         } else {
+            Output.progress("Timetable: loading \(feeds.isEmpty ? "the feeds" : feeds.joined(separator: ", ")) from the database…")
             snapshot = try SnapshotLoader(db: db.connect()).load(feeds: feeds.isEmpty ? nil : feeds)
             if snapshot.feedIds.isEmpty {
                 throw CLIError("no feeds are loaded: import one first (transit import FEED.zip), or pass --gtfs FEED.zip")
@@ -82,11 +92,13 @@ struct TimetableSourceOptions: ParsableArguments {
         }
         try declarePlaces(&snapshot)
         let network: TransitNetwork
-        do { network = try TimetableBuilder.build(snapshot) } catch { throw CLIError("cannot build the timetable: \(error)") }
-        let tt = network.timetable
-        if Output.stderrIsTerminal || ProcessInfo.processInfo.environment["TRANSIT_VERBOSE"] != nil {
-            Output.err("Timetable: \(snapshot.feedIds.joined(separator: ", ")): \(Output.grouped(snapshot.stopTimeCount)) stop times, \(Output.grouped(tt.tripCount)) trips in \(Output.grouped(tt.routeCount)) routes, loaded in \(Output.seconds(Date().timeIntervalSince(started)))")
+        Output.progress("Timetable: \(snapshot.feedIds.joined(separator: ", ")): building from \(Output.grouped(snapshot.stopTimeCount)) stop times…")
+        do { network = try TimetableBuilder.build(snapshot) } catch {
+            Output.progress("")
+            throw CLIError("cannot build the timetable: \(error)")
         }
+        let tt = network.timetable
+        Output.progressDone("Timetable: \(snapshot.feedIds.joined(separator: ", ")): \(Output.grouped(snapshot.stopTimeCount)) stop times, \(Output.grouped(tt.tripCount)) trips in \(Output.grouped(tt.routeCount)) routes, loaded in \(Output.seconds(Date().timeIntervalSince(started)))")
         for w in network.warnings { Output.err("note: \(w)") }
         return network
     }
@@ -101,14 +113,21 @@ struct PlanCommand: ParsableCommand {
             fits several places, a terminal offers a numbered list, otherwise the error \
             lists them), `lat,lon`, `stop:ID` or `stop:FEED:ID`. Times: 8:30, 5:45pm, \
             "tomorrow 17:45", "monday 9:00", now, or ISO 8601 (2020-04-20T08:30; add Z or \
-            +02:00 for an instant). A time without a date is on the timetable's dates: when \
-            today is outside them, the same weekday at their nearest end (the answer says \
-            so). Prints the alternatives, then the numbered steps of one (--option N). \
-            Without places: the recent trips to pick from; --again repeats the last one now. \
-            With --server URL, asks a running `transit serve` instead of the database: the \
-            same output. With --batch, reads one JSON query per line and prints one JSON \
-            answer per line, in order: {"from", "to", "time", "arriveBy", "window", \
-            "numItineraries", "modes", "wheelchair", and any model parameter by name}.
+            +02:00 for an instant). A time without a date is on the dates of the timetable \
+            that serves the start: when today is outside them, the same weekday at their \
+            nearest end (the answer says so). Prints the alternatives, then the numbered \
+            steps of one (--option N), wrapped to the terminal's width (80 columns, or \
+            $COLUMNS, when not a terminal). Without places: the recent trips to pick from. \
+            --again shows the last trip again as it was planned, at the same time and with \
+            the same options, so that `--again --option 2` gives the steps of option 2 of \
+            the table just seen (--at or --arrive-by plan it at another time). --back plans \
+            the last trip's way back, from now (or --at, --arrive-by). With --server URL, \
+            asks a running `transit serve` instead of the database: the same output. With \
+            --json, the API's answer, and every error as its {"error": {"code", "message", \
+            "details"}} on standard output and a failing status. With --batch, reads one JSON query per \
+            line and prints one JSON answer per line, in order: {"from", "to", "time", \
+            "arriveBy", "window", "numItineraries", "modes", "wheelchair", and any model \
+            parameter by name}.
             """
     )
 
@@ -118,46 +137,59 @@ struct PlanCommand: ParsableCommand {
     @Option(name: .customLong("arrive-by"), help: ArgumentHelp("Arrive by this time instead.", valueName: "time")) var arriveBy: String?
     @Option(help: ArgumentHelp(PlanRequestParameters.window.help)) var window: Int?
     @Option(name: .customLong("num"), help: ArgumentHelp(PlanRequestParameters.numItineraries.help))
-    var numItineraries = PlanRequestParameters.numItineraries.integerDefault
+    var numItineraries: Int?
     @Option(help: "Only these transit modes (e.g. TRAM,SUBWAY), or all but these (--modes=-BUS).") var modes: String?
     @Flag(help: "Only stops and trips marked wheelchair accessible.") var wheelchair = false
     @Option(name: .customLong("option"), help: ArgumentHelp("Show the steps of alternative N (default: the first, the earliest arrival).", valueName: "n"))
     var option: Int?
-    @Flag(help: "Print the API's answer (JSON) instead of the text.") var json = false
+    @Flag(help: "Print the API's answer (JSON) instead of the text; errors too, as the API's error object.") var json = false
     @Option(name: .customLong("map"), help: ArgumentHelp("Also draw the chosen itinerary over the network into this SVG file.", valueName: "file.svg"))
     var map: String?
-    @Flag(help: "Plan the last trip again, from now (or --at).") var again = false
+    @Flag(help: "Show the last trip again as planned: same time, same options (--option N: another of its alternatives; --at: another time).")
+    var again = false
+    @Flag(help: "Plan the last trip's way back (its destination to its start), from now or --at.") var back = false
     @Option(name: .customLong("server"), help: ArgumentHelp("Ask this running `transit serve` (e.g. http://127.0.0.1:8080) instead of the database.", valueName: "url"))
     var server: String?
     @Option(help: ArgumentHelp("Answer JSON queries from this file, one per line (- for standard input).", valueName: "file")) var batch: String?
     @OptionGroup var model: ModelOptions
     @OptionGroup var source: TimetableSourceOptions
 
-    func validate() throws {
-        if at != nil && arriveBy != nil { throw ValidationError("give --at or --arrive-by, not both") }
+    /// The checks of the command line, run in `run` rather than in `validate` so that a
+    /// mistake is told as every other error is: `error: …`, or with `--json` the API's
+    /// error object (the parser's own errors go through `Transit.reportUsageError`).
+    func check() throws {
+        func bad(_ parameter: String, _ message: String) -> CLIError {
+            CLIError(message, code: "BAD_PARAMETER", details: ["parameter": .text(parameter)])
+        }
+        if at != nil && arriveBy != nil { throw bad("at", "give --at or --arrive-by, not both") }
         if let t = at ?? arriveBy, TimeWords.parse(t) == nil {
-            throw ValidationError("\(at != nil ? "--at" : "--arrive-by") \"\(t)\" is not a time: write 8:30, 5:45pm, \"tomorrow 17:45\", \"monday 9:00\", now or 2020-04-20T08:30")
+            throw bad(at != nil ? "at" : "arrive-by",
+                      "\(at != nil ? "--at" : "--arrive-by") \"\(t)\" is not a time: write 8:30, 5:45pm, \"tomorrow 17:45\", \"monday 9:00\", now or 2020-04-20T08:30")
         }
-        if (from == nil) != (to == nil) { throw ValidationError("give both places, FROM and TO (or none, to pick a recent trip)") }
-        if again && from != nil { throw ValidationError("--again repeats the last trip: give no places with it") }
-        if let modes { do { _ = try ModeFilter.parse(modes) } catch { throw ValidationError(error.message) } }
-        if !PlanRequestParameters.numItineraries.integerRange.contains(numItineraries) {
-            throw ValidationError("--num \(numItineraries): allowed are \(PlanRequestParameters.numItineraries.rangeWords!)")
+        if (from == nil) != (to == nil) { throw bad("to", "give both places, FROM and TO (or none, to pick a recent trip)") }
+        if again && from != nil { throw bad("again", "--again repeats the last trip: give no places with it") }
+        if back && from != nil { throw bad("back", "--back plans the last trip's way back: give no places with it") }
+        if again && back { throw bad("back", "give --again or --back, not both") }
+        if let modes { do { _ = try ModeFilter.parse(modes) } catch { throw bad("modes", error.message) } }
+        if let n = numItineraries, !PlanRequestParameters.numItineraries.integerRange.contains(n) {
+            throw bad("num", "--num \(n): allowed are \(PlanRequestParameters.numItineraries.rangeWords!)")
         }
-        if let option, option < 1 { throw ValidationError("--option \(option): the alternatives are numbered from 1") }
+        if let option, option < 1 { throw bad("option", "--option \(option): the alternatives are numbered from 1") }
         if let window, !PlanRequestParameters.window.integerRange.contains(window) {
-            throw ValidationError("--window \(window): allowed are \(PlanRequestParameters.window.rangeWords!)")
+            throw bad("window", "--window \(window): allowed are \(PlanRequestParameters.window.rangeWords!)")
         }
-        if let server, URL(string: server)?.host == nil { throw ValidationError("--server \(server) is not a URL such as http://127.0.0.1:8080") }
+        if let server, URL(string: server)?.host == nil { throw bad("server", "--server \(server) is not a URL such as http://127.0.0.1:8080") }
         if server != nil && !(source.gtfs.isEmpty && source.feeds.isEmpty && source.places.isEmpty) {
-            throw ValidationError("--server asks that server about the feeds it serves: leave out --gtfs, --feed and --place")
+            throw bad("server", "--server asks that server about the feeds it serves: leave out --gtfs, --feed and --place")
         }
-        if let map, !map.lowercased().hasSuffix(".svg") { throw ValidationError("--map \(map): the map is an SVG file; name it FILE.svg") }
-        do { try model.parameters.validate() } catch { throw ValidationError(error.description) }
+        if let map, !map.lowercased().hasSuffix(".svg") { throw bad("map", "--map \(map): the map is an SVG file; name it FILE.svg") }
+        do { try model.parameters.validate() } catch { throw bad(error.parameter, error.description) }
+        do { try source.validate() } catch let e as ValidationError { throw bad("place", e.message) }
     }
 
     func run() throws {
-        try runReportingErrors {
+        try runReportingErrors(json: json) {
+            try check()
             let backend: PlanBackend = try server.map { try ServerBackend(base: $0) } ?? LocalBackend(source: source)
             if let batch {
                 guard let local = backend as? LocalBackend else { throw CLIError("--batch plans in process; leave out --server") }
@@ -169,36 +201,41 @@ struct PlanCommand: ParsableCommand {
                 let a = try resolve(from, role: "FROM", backend)
                 let b = try resolve(to, role: "TO", backend)
                 trip = RecentTrips.Trip(fromName: a.name, from: a.place.description, toName: b.name, to: b.place.description)
-            } else if again {
-                guard let last = recent.load().first else { throw CLIError("there is no earlier trip to repeat yet: plan one with FROM and TO first") }
-                trip = last
+            } else if again || back {
+                guard let last = recent.load().first else {
+                    throw CLIError("there is no earlier trip to \(back ? "plan the way back of" : "repeat") yet: plan one with FROM and TO first",
+                                   code: "NO_RECENT_TRIP")
+                }
+                trip = back ? last.reversed : last
             } else {
                 trip = try pickRecent(recent.load())
             }
             guard let fromPlace = Place.parse(trip.from), let toPlace = Place.parse(trip.to) else {
-                throw CLIError("the recent trip \(trip.fromName) → \(trip.toName) could not be read; plan it with FROM and TO")
+                throw CLIError("the recent trip \(trip.fromName) → \(trip.toName) could not be read; plan it with FROM and TO", code: "NO_RECENT_TRIP")
             }
-            let timeText = arriveBy ?? at
-            let (time, note) = TimeWords.resolve(timeText.flatMap(TimeWords.parse), now: Self.now(),
-                                                 zone: backend.timeZone(near: fromPlace), period: backend.period(near: fromPlace))
-            let request = PlanRequest(from: fromPlace, to: toPlace, time: time, arriveBy: arriveBy != nil,
-                                      window: window, numItineraries: numItineraries, modes: modes, wheelchair: wheelchair,
-                                      parameters: model.parameters)
+            let query = try self.request(for: trip, from: fromPlace, to: toPlace, backend)
+            let request = query.request
+            trip.remember(request)
             let outcome = try backend.answer(request)
             if json {
+                // Standard output holds the JSON alone; the note goes before it, on standard error.
+                if let note = query.note { Output.err("Note: \(note)") }
+                if let option, let doc = try? outcome.document(), option > doc.itineraries.count {
+                    throw Self.optionBeyond(option, doc.itineraries.count)
+                }
                 FileHandle.standardOutput.write(Data(outcome.json + [0x0A]))
                 do { _ = try outcome.document() } catch { throw ExitCode.failure }
                 recent.save(trip)
                 return
             }
-            if let note { print("Note: \(note)") }
+            // The note first: it explains the date planned for, and any error about it.
+            if let note = query.note { print(TextWrap.wrap("Note: \(note)", width: Output.width)) }
             let doc: AnswerDocument
-            do throws(AnswerDocument.ReadError) { doc = try outcome.document() } catch { throw CLIError(error.message) }
-            if let option, option > doc.itineraries.count {
-                throw CLIError("--option \(option): there \(doc.itineraries.count == 1 ? "is 1 alternative" : "are \(doc.itineraries.count) alternatives") for this trip")
-            }
+            do throws(AnswerDocument.ReadError) { doc = try outcome.document() } catch { throw CLIError(error.message, code: error.code) }
+            if let option, option > doc.itineraries.count { throw Self.optionBeyond(option, doc.itineraries.count) }
             let chosen = option.map { $0 - 1 }
-            print(PlanAnswerText.render(doc, from: trip.fromName, to: trip.toName, option: chosen, colour: Output.colour), terminator: "")
+            let text = PlanAnswerText.render(doc, from: trip.fromName, to: trip.toName, option: chosen, colour: Output.colour)
+            print(TextWrap.wrap(text, width: Output.width), terminator: "")
             recent.save(trip)
             if let map {
                 let i = chosen ?? doc.recommended
@@ -206,11 +243,41 @@ struct PlanCommand: ParsableCommand {
                 let svg = ItinerarySVG.render(doc.map(of: i), steps: PlanAnswerText.steps(doc, option: i),
                                               network: backend.network, title: title)
                 do { try Data(svg.utf8).write(to: URL(fileURLWithPath: map)) } catch {
-                    throw CLIError("cannot write the map to \(map): \(error.localizedDescription)")
+                    throw CLIError("cannot write the map to \(map): \(error.localizedDescription)", code: "MAP_NOT_WRITTEN")
                 }
                 print("Map of option \(i + 1): \(map)")
             }
         }
+    }
+
+    /// `--option N` past the alternatives there are.
+    static func optionBeyond(_ option: Int, _ count: Int) -> CLIError {
+        CLIError("--option \(option): there \(count == 1 ? "is 1 alternative" : "are \(count) alternatives") for this trip",
+                 code: "OPTION_OUT_OF_RANGE", details: ["option": .number(Double(option)), "alternatives": .number(Double(count))])
+    }
+
+    /// The request for `trip`: with `--again` and no new time, the one it was planned
+    /// with (so that `--option N` picks from the table the rider saw); otherwise the time
+    /// asked (now by default) on the dates of the timetable serving the start, with the
+    /// note when it was moved onto them, and the options given (with `--again`, the
+    /// trip's own where none is given).
+    private func request(for trip: RecentTrips.Trip, from: Place, to: Place, _ backend: PlanBackend) throws
+        -> (request: PlanRequest, note: String?) {
+        let kept = again ? trip : RecentTrips.Trip(fromName: "", from: "", toName: "", to: "")
+        var request = PlanRequest(from: from, to: to, time: .instant(Self.now()), arriveBy: arriveBy != nil,
+                                  window: window ?? kept.window,
+                                  numItineraries: numItineraries ?? kept.numItineraries ?? PlanRequestParameters.numItineraries.integerDefault,
+                                  modes: modes ?? kept.modes, wheelchair: wheelchair || (kept.wheelchair ?? false),
+                                  parameters: model.parameters)
+        if again && at == nil && arriveBy == nil, let t = trip.time.flatMap(QueryTime.parse) {
+            request.time = t
+            request.arriveBy = trip.arriveBy ?? false
+            return (request, nil)
+        }
+        let (time, note) = TimeWords.resolve((arriveBy ?? at).flatMap(TimeWords.parse), now: Self.now(),
+                                             zone: try backend.timeZone(near: from), period: try backend.period(near: from))
+        request.time = time
+        return (request, note)
     }
 
     /// "Now" for times without a date: the clock, or `TRANSIT_NOW` (ISO 8601 instant) for
@@ -228,17 +295,23 @@ struct PlanCommand: ParsableCommand {
             return (text, p)
         }
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty else { throw CLIError("\(role) is empty: give a stop name, lat,lon or stop:ID") }
+        guard !trimmed.isEmpty else {
+            throw CLIError("\(role) is empty: give a stop name, lat,lon or stop:ID", code: "BAD_PARAMETER", details: ["parameter": .text(role.lowercased())])
+        }
         switch PlaceFinder.decide(PlaceFinder.group(try backend.search(trimmed))) {
         case .found(let place):
             return (place.name, place.place)
         case .ambiguous(let places):
-            if Output.interactive {
+            // With --json standard output is for the JSON alone: no questions there.
+            if Output.interactive && !json {
                 let chosen = try Terminal.choose("Which \"\(trimmed)\" do you mean?", places.map { "\($0.name) (\($0.detail))" })
                 return (places[chosen].name, places[chosen].place)
             }
             let list = places.map { "\($0.name) (\($0.detail); \($0.place.description))" }
-            throw CLIError("\"\(trimmed)\" fits \(places.count) places: \(list.joined(separator: "; ")). Write more of the name, or give one as lat,lon or stop:ID.")
+            throw CLIError("\"\(trimmed)\" fits \(places.count) places: \(list.joined(separator: "; ")). Write more of the name, or give one as lat,lon or stop:ID.",
+                           code: "AMBIGUOUS_PLACE",
+                           details: ["parameter": .text(role.lowercased()),
+                                     "places": .list(places.map { .object(["name": .text($0.name), "detail": .text($0.detail), "place": .text($0.place.description)]) })])
         case .notFound:
             // Suggestions: places matching some of the words.
             let words = trimmed.split(separator: " ").map(String.init).filter { $0.count >= 3 }
@@ -247,15 +320,16 @@ struct PlanCommand: ParsableCommand {
                 for p in PlaceFinder.group(try backend.search(w)) where seen.insert(p.name).inserted && suggestions.count < 5 { suggestions.append(p.name) }
             }
             throw CLIError("no stop is called \"\(trimmed)\"" + (suggestions.isEmpty ? "; check the spelling, or give lat,lon or stop:ID"
-                : ". Did you mean: \(suggestions.joined(separator: ", "))?"))
+                : ". Did you mean: \(suggestions.joined(separator: ", "))?"),
+                           code: "UNKNOWN_STOP", details: ["parameter": .text(role.lowercased()), "suggestions": .list(suggestions.map { .text($0) })])
         }
     }
 
     private func pickRecent(_ trips: [RecentTrips.Trip]) throws -> RecentTrips.Trip {
-        guard !trips.isEmpty else { throw CLIError("give FROM and TO: a stop name, lat,lon or stop:ID (no recent trips yet)") }
-        guard Output.interactive else {
+        guard !trips.isEmpty else { throw CLIError("give FROM and TO: a stop name, lat,lon or stop:ID (no recent trips yet)", code: "NO_RECENT_TRIP") }
+        guard Output.interactive && !json else {
             throw CLIError("give FROM and TO, or --again for the last trip. Recent trips: "
-                           + trips.prefix(5).map { "\($0.fromName) → \($0.toName)" }.joined(separator: "; "))
+                           + trips.prefix(5).map { "\($0.fromName) → \($0.toName)" }.joined(separator: "; "), code: "BAD_PARAMETER")
         }
         return trips[try Terminal.choose("Recent trips:", trips.map { "\($0.fromName) → \($0.toName)" })]
     }

@@ -19,7 +19,9 @@ struct ServeCommand: AsyncParsableCommand {
             riders' places). SIGTERM or SIGINT: finishes the requests in flight, then exits. \
             Plan requests are limited per client address (--plan-rate, --plan-burst; over \
             the limit: 429 with Retry-After); a request takes no body, headers are limited \
-            to 32 KB, and idle connections are closed after --idle-timeout.
+            to 32 KB, and idle connections are closed after --idle-timeout. Browsers: \
+            pages of the --cors-origin origins may read the answers (none by default); \
+            OPTIONS preflights get 204.
             """
     )
 
@@ -44,6 +46,10 @@ struct ServeCommand: AsyncParsableCommand {
     // short enough that idle or trickling connections (slowloris) do not pile up.
     @Option(help: ArgumentHelp("Seconds before a connection with no request in progress is closed.", valueName: "seconds"))
     var idleTimeout = 30.0
+    // None by default: see CORSPolicy (same-origin pages, apps and scripts need no CORS;
+    // the operator names the pages that may read the answers from a browser).
+    @Option(name: .customLong("cors-origin"), help: ArgumentHelp("A web origin whose pages may call the API from a browser, e.g. https://example.org (repeatable; * for any; default: none). OPTIONS preflights are answered on every path.", valueName: "origin"))
+    var corsOrigins: [String] = []
     @OptionGroup var db: DatabaseOptions
 
     func validate() throws {
@@ -53,6 +59,13 @@ struct ServeCommand: AsyncParsableCommand {
         guard planRate >= 0 && planRate <= 1_000_000 else { throw ValidationError("--plan-rate \(planRate): allowed are 0 (no limit) to 1000000 a second") }
         guard (1...1_000_000).contains(planBurst) else { throw ValidationError("--plan-burst \(planBurst): allowed are 1 to 1000000") }
         guard idleTimeout >= 0.1 && idleTimeout <= 3600 else { throw ValidationError("--idle-timeout \(idleTimeout): allowed are 0.1 to 3600 seconds") }
+        for o in corsOrigins where o != "*" {
+            // An origin is what a browser sends: scheme://host[:port], nothing after.
+            guard let u = URL(string: o), let scheme = u.scheme, ["http", "https"].contains(scheme.lowercased()), u.host != nil,
+                  u.path.isEmpty, u.query == nil, !o.hasSuffix("/") else {
+                throw ValidationError("--cors-origin \(o) is not an origin such as https://example.org or http://localhost:3000 (no path, no trailing /), or *")
+            }
+        }
     }
 
     func run() async throws {
@@ -67,7 +80,8 @@ struct ServeCommand: AsyncParsableCommand {
         let live = LiveTimetable()
         Reloader(url: url, live: live, feeds: feeds.isEmpty ? nil : feeds,
                  places: Dictionary(placeMap(places).map { ($0.feed, $0.place) }, uniquingKeysWith: { $1 }), logger: logger).start()
-        let api = TransitAPI(live: live, planBudget: planBudget, planRate: planRate, planBurst: planBurst, logger: logger)
+        let api = TransitAPI(live: live, planBudget: planBudget, planRate: planRate, planBurst: planBurst,
+                             cors: CORSPolicy(origins: corsOrigins), logger: logger)
         let host = self.host
         // The API is GET with a query string of at most 4 KB: a request line or header of
         // 16 KB, 32 KB of headers or 100 of them is more than any client of it sends

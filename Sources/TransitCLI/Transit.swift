@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import GTFS
+import PlanJSON
+import Planner
 import TransitStore
 
 struct Transit: AsyncParsableCommand {
@@ -30,9 +32,22 @@ struct DatabaseOptions: ParsableArguments {
 }
 
 /// A message for the person at the terminal; printed without a stack trace, exit 1.
+/// With `--json` it is the API's error object instead (`{"error": {"code", "message",
+/// "details"}}` on standard output): `code` is the API's code where one fits
+/// (`UNKNOWN_STOP`, `BAD_PARAMETER`), else the command's own (`AMBIGUOUS_PLACE`,
+/// `OPTION_OUT_OF_RANGE`, `SERVER_UNREACHABLE`, `NO_RECENT_TRIP`).
 struct CLIError: Error, CustomStringConvertible {
     let description: String
-    init(_ message: String) { description = message }
+    let code: String
+    let details: [String: PlanDetail]
+    init(_ message: String, code: String = "BAD_REQUEST", details: [String: PlanDetail] = [:]) {
+        description = message; self.code = code; self.details = details
+    }
+
+    /// The API's error object for this error.
+    var json: String {
+        PlanAnswerJSON.encode(["error": ["code": code, "message": description, "details": details.mapValues(\.json)] as [String: Any]])
+    }
 }
 
 enum Output {
@@ -47,8 +62,51 @@ enum Output {
         return stdoutIsTerminal && (env["NO_COLOR"] ?? "").isEmpty && env["TERM"] != "dumb"
     }()
 
-    static func err(_ s: String) { FileHandle.standardError.write(Data((s + "\n").utf8)) }
+    /// A line on standard error, after whatever standard output holds (a note printed
+    /// before an error stays before it when both go to one file or terminal).
+    static func err(_ s: String) {
+        fflush(nil)
+        FileHandle.standardError.write(Data((clearProgress() + s + "\n").utf8))
+    }
     static func errRaw(_ s: String) { FileHandle.standardError.write(Data(s.utf8)) }
+
+    /// The columns text is wrapped to: the terminal's width when standard output is one
+    /// (`$COLUMNS` when the terminal does not say); otherwise `$COLUMNS` when set (a
+    /// pipe into a pager, the tests), else 80.
+    static let width: Int = {
+        if stdoutIsTerminal {
+            var size = winsize()
+            if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        }
+        if let c = ProcessInfo.processInfo.environment["COLUMNS"].flatMap({ Int($0) }), c > 0 { return c }
+        return 80
+    }()
+
+    /// Columns of the progress line on the terminal now (0: none), to be written over.
+    nonisolated(unsafe) static var progressShown = 0
+
+    /// What takes the progress line off the terminal: a carriage return, spaces over
+    /// it, a carriage return (no escape sequences: a dumb terminal, NO_COLOR).
+    static func clearProgress() -> String {
+        guard progressShown > 0 else { return "" }
+        defer { progressShown = 0 }
+        return "\r" + String(repeating: " ", count: progressShown) + "\r"
+    }
+
+    /// Progress of long work on standard error, one line written over in place: only on
+    /// a terminal (a log or a pipe gets the final line alone, see `progressDone`), never
+    /// on standard output. An empty line takes it away.
+    static func progress(_ s: String) {
+        guard stderrIsTerminal && ProcessInfo.processInfo.environment["TERM"] != "dumb" else { return }
+        errRaw(clearProgress() + s)
+        progressShown = s.count
+    }
+
+    /// The line that ends a progress line: on a terminal (over the progress), or anywhere
+    /// with `TRANSIT_VERBOSE` set.
+    static func progressDone(_ s: String) {
+        if stderrIsTerminal || ProcessInfo.processInfo.environment["TRANSIT_VERBOSE"] != nil { err(s) }
+    }
 
     static func grouped(_ n: Int) -> String {
         let s = String(n)
@@ -73,13 +131,22 @@ enum Output {
     }
 }
 
-func runReportingErrors(_ body: () throws -> Void) throws {
+/// Runs a command's work; a `CLIError` or `StoreError` becomes one line `error: …` on
+/// standard error (or, with `json`, the API's error object on standard output) and exit 1.
+func runReportingErrors(json: Bool = false, _ body: () throws -> Void) throws {
+    func report(_ e: CLIError) throws -> Never {
+        if json {
+            fflush(nil)
+            FileHandle.standardOutput.write(Data((e.json + "\n").utf8))
+        } else {
+            Output.err("error: \(e.description)")
+        }
+        throw ExitCode.failure
+    }
     do { try body() } catch let e as CLIError {
-        Output.err("error: \(e.description)")
-        throw ExitCode.failure
+        try report(e)
     } catch let e as StoreError {
-        Output.err("error: \(e.message)")
-        throw ExitCode.failure
+        try report(CLIError(e.message, code: "DATABASE_ERROR"))
     }
 }
 

@@ -61,9 +61,10 @@ protocol PlanBackend {
     /// The answer, or the reason there is none.
     func answer(_ r: PlanRequest) throws -> PlanReply
     /// The time zone a local time near `place` is read in.
-    func timeZone(near place: Place) -> TimeZone
-    /// The first and last day of the timetable that serves `place`.
-    func period(near place: Place) -> (first: ServiceDate, last: ServiceDate)?
+    func timeZone(near place: Place) throws -> TimeZone
+    /// The first and last day of the timetable that serves `place` (the feed of the stop
+    /// nearest it): a time without a date is put on these.
+    func period(near place: Place) throws -> (first: ServiceDate, last: ServiceDate)?
     /// The network to draw maps over (nil: not at hand).
     var network: TransitNetwork? { get }
 }
@@ -137,21 +138,58 @@ final class LocalBackend: PlanBackend {
 }
 
 /// A running `transit serve`: `/v1/stops`, `/v1/plan`, `/v1/health`.
+///
+/// Times without a date are put on the dates of the feed serving the start, as in
+/// process: the feed of the stop given (`stop:FEED:ID`, or `/v1/stops/ID`) or of the
+/// stop nearest the coordinates (`/v1/stops?near=`, within 2 km, the API's largest
+/// radius), with that feed's time zone (`/v1/health`). Only when no stop is that near
+/// are all the feeds' dates taken together (in process, the nearest stop however far).
 final class ServerBackend: PlanBackend {
     let base: String
-    /// From `/v1/health`: each feed's first and last day.
-    private(set) var periods: [(first: ServiceDate, last: ServiceDate)] = []
+    /// From `/v1/health`: each feed's first and last day and time zone.
+    struct Feed { var id: String; var period: (first: ServiceDate, last: ServiceDate)?; var timeZone: TimeZone? }
+    private(set) var feeds: [Feed] = []
+    /// The feed serving each place asked about (nil: none near), asked once.
+    private var servingFeed: [String: String?] = [:]
 
     init(base: String) throws {
         self.base = base.hasSuffix("/") ? String(base.dropLast()) : base
         let health = try get("/v1/health")
-        struct Health: Decodable { struct F: Decodable { var firstDate: String?; var lastDate: String? }; var feeds: [F] }
-        guard let h = try? JSONDecoder().decode(Health.self, from: Data(health.body)) else {
-            throw CLIError("\(base) did not answer as a transit server (/v1/health)")
+        struct Health: Decodable {
+            struct F: Decodable { var id: String; var firstDate: String?; var lastDate: String?; var timeZone: String? }
+            var feeds: [F]
         }
-        periods = h.feeds.compactMap { f in
-            guard let a = f.firstDate.flatMap(ServiceDate.parse(iso8601:)), let b = f.lastDate.flatMap(ServiceDate.parse(iso8601:)) else { return nil }
-            return (a, b)
+        guard let h = try? JSONDecoder().decode(Health.self, from: Data(health.body)) else {
+            throw CLIError("\(base) did not answer as a transit server (/v1/health)", code: "SERVER_UNREACHABLE")
+        }
+        feeds = h.feeds.map { f in
+            var period: (first: ServiceDate, last: ServiceDate)?
+            if let a = f.firstDate.flatMap(ServiceDate.parse(iso8601:)), let b = f.lastDate.flatMap(ServiceDate.parse(iso8601:)) { period = (a, b) }
+            return Feed(id: f.id, period: period, timeZone: f.timeZone.flatMap(TimeZone.init(identifier:)))
+        }
+    }
+
+    /// The feed that serves `place`, as the server knows it (see the type's comment).
+    func feed(serving place: Place) throws -> Feed? {
+        let key = place.description
+        if servingFeed[key] == nil { servingFeed[key] = .some(try lookUpFeed(place)) }
+        guard let id = servingFeed[key] ?? nil else { return nil }
+        return feeds.first { $0.id == id }
+    }
+
+    private func lookUpFeed(_ place: Place) throws -> String? {
+        struct Stop: Decodable { var feed: String }
+        switch place {
+        case .stop(let feed?, _):
+            return feed
+        case .stop(nil, let id):
+            struct One: Decodable { var stop: Stop }
+            let r = try get("/v1/stops/" + (id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? id))
+            return r.status == 200 ? (try? JSONDecoder().decode(One.self, from: Data(r.body)))?.stop.feed : nil
+        case .coordinate(let c):
+            struct Near: Decodable { var stops: [Stop] }
+            let r = try get("/v1/stops", [("near", "\(c.latitude),\(c.longitude)"), ("radius", "2000"), ("limit", "1")])
+            return r.status == 200 ? (try? JSONDecoder().decode(Near.self, from: Data(r.body)))?.stops.first?.feed : nil
         }
     }
 
@@ -176,8 +214,22 @@ final class ServerBackend: PlanBackend {
         done.wait()
         switch result {
         case .success(let r): return r
-        case .failure(let e): throw CLIError("cannot reach the server at \(base): \(e.localizedDescription)")
+        case .failure(let e): throw CLIError("cannot reach the server at \(base): \(Self.reason(e))", code: "SERVER_UNREACHABLE")
         }
+    }
+
+    /// Why a request got no answer, in words that stay the same from one try to the next
+    /// (the system's text carries timings: "after 0 ms").
+    static func reason(_ e: Error) -> String {
+        if let u = e as? URLError {
+            switch u.code {
+            case .cannotConnectToHost: return "nothing is listening there; is `transit serve` running?"
+            case .timedOut: return "no answer within 30 s"
+            case .cannotFindHost, .dnsLookupFailed: return "no such host"
+            default: break
+            }
+        }
+        return e.localizedDescription.replacingOccurrences(of: #" after \d+ ms"#, with: "", options: .regularExpression)
     }
 
     func search(_ text: String) throws -> [StopCandidate] {
@@ -196,10 +248,11 @@ final class ServerBackend: PlanBackend {
     }
 
     func stopName(feed: String?, id: String) throws -> String? {
-        struct Stop: Decodable { var name: String }
+        // `/v1/stops/ID` answers {"stop": {…, "name"}, "departures": […]}.
+        struct Stop: Decodable { struct S: Decodable { var name: String }; var stop: S }
         let r = try get("/v1/stops/" + (id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? id),
                         feed.map { [("feed", $0)] } ?? [])
-        return r.status == 200 ? (try? JSONDecoder().decode(Stop.self, from: Data(r.body)))?.name : nil
+        return r.status == 200 ? (try? JSONDecoder().decode(Stop.self, from: Data(r.body)))?.stop.name : nil
     }
 
     func answer(_ r: PlanRequest) throws -> PlanReply {
@@ -222,11 +275,15 @@ final class ServerBackend: PlanBackend {
         return .remote(answer.body)
     }
 
-    /// The server reads a time without an offset in the feed's zone; "today" is taken on
-    /// this machine's clock and zone (a rider's terminal is usually where the trip is).
-    func timeZone(near place: Place) -> TimeZone { TimeZone.current }
+    /// The zone of the feed serving `place`, as in process; this machine's when the
+    /// server does not say (an older server).
+    func timeZone(near place: Place) throws -> TimeZone {
+        try feed(serving: place)?.timeZone ?? feeds.first?.timeZone ?? TimeZone.current
+    }
 
-    func period(near place: Place) -> (first: ServiceDate, last: ServiceDate)? {
+    func period(near place: Place) throws -> (first: ServiceDate, last: ServiceDate)? {
+        if let p = try feed(serving: place)?.period { return p }
+        let periods = feeds.compactMap(\.period)
         guard let first = periods.map(\.first).min(), let last = periods.map(\.last).max() else { return nil }
         return (first, last)
     }
@@ -241,6 +298,26 @@ struct RecentTrips {
         var from: String
         var toName: String
         var to: String
+        /// The query as it was planned, for `--again` to show the same table: the time
+        /// (ISO 8601 as the API reads it), arrive-by, and the options that shape the table.
+        var time: String?
+        var arriveBy: Bool?
+        var window: Int?
+        var numItineraries: Int?
+        var modes: String?
+        var wheelchair: Bool?
+
+        /// Keeps `request`'s time and options beside the places, for `--again`.
+        mutating func remember(_ request: PlanRequest) {
+            time = request.time.iso8601; arriveBy = request.arriveBy; window = request.window
+            numItineraries = request.numItineraries; modes = request.modes; wheelchair = request.wheelchair
+        }
+
+        /// The way back: the destination to the start (the query is planned anew).
+        var reversed: Trip { Trip(fromName: toName, from: to, toName: fromName, to: from) }
+
+        /// The same two places (whatever the time): one entry in the list.
+        func samePlaces(_ other: Trip) -> Bool { from == other.from && to == other.to && fromName == other.fromName && toName == other.toName }
     }
 
     static let kept = 10
@@ -264,7 +341,7 @@ struct RecentTrips {
 
     /// Puts `trip` first; a failure to write is not the rider's problem and is ignored.
     func save(_ trip: Trip) {
-        let trips = [trip] + load().filter { $0 != trip }
+        let trips = [trip] + load().filter { !$0.samePlaces(trip) }
         try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -282,13 +359,13 @@ enum Terminal {
         for _ in 0..<3 {
             print("Number (1–\(items.count), Enter for 1): ", terminator: "")
             fflush(nil)  // the prompt before reading
-            guard let line = readLine() else { throw CLIError("no choice was made") }
+            guard let line = readLine() else { throw CLIError("no choice was made", code: "NO_CHOICE") }
             let t = line.trimmingCharacters(in: .whitespaces)
             if t.isEmpty { return 0 }
             if let n = Int(t), (1...items.count).contains(n) { return n - 1 }
             print("Please type a number from 1 to \(items.count).")
         }
-        throw CLIError("no choice was made")
+        throw CLIError("no choice was made", code: "NO_CHOICE")
     }
 }
 

@@ -156,8 +156,10 @@ public enum TransitBinary {
                                 currentDirectory: FeedFixtures.repositoryRoot().path)
     }
 
+    /// Wide output (`COLUMNS`): the tests read whole lines; `transit plan` wraps to 80
+    /// columns when not on a terminal.
     static func environment(databaseURL: String?) -> [String: String] {
-        if let databaseURL { return ProcessRunner.environment(setting: ["DATABASE_URL": databaseURL]) }
-        return ProcessRunner.environment(removing: ["DATABASE_URL"])
+        if let databaseURL { return ProcessRunner.environment(setting: ["DATABASE_URL": databaseURL, "COLUMNS": "250"]) }
+        return ProcessRunner.environment(setting: ["COLUMNS": "250"], removing: ["DATABASE_URL"])
     }
 }

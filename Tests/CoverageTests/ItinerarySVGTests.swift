@@ -287,3 +287,72 @@ import FoundationXML
 extension CoverageSVGTests.Element {
     func number(_ key: String) -> Double? { attributes[key].flatMap(Double.init) }
 }
+
+/// The title whole and light route colours visible (issue 19, "Interfaces").
+extension ItinerarySVGTests {
+    @Test("a long title is never cut: smaller type, then several lines, all of it; the map starts below it")
+    func longTitle() throws {
+        guard let trip = try Self.trip() else { return }
+        let title = "Politechnika Bydgoska, Wydział Telekomunikacji, Informatyki i Elektrotechniki (Kaliskiego) → "
+            + "Rondo Jagiellonów, leave at 08:30 on Monday 2020-05-04 (Europe/Warsaw)"
+        for width in [1000, 700, 400] {
+            let svg = ItinerarySVG.render(trip.map, steps: trip.steps, network: nil, title: title, width: width)
+            let elements = Self.check(svg, trip, title: title, label: "long title at \(width)")
+            let node = try #require(elements.first { $0.attributes["id"] == "title" })
+            #expect(!node.text.contains("…"), "the title is cut at \(width): \(node.text)")
+            let size = try #require(node.number("font-size"))
+            #expect(size >= 14, "type too small to read at \(width): \(size)")
+            let lines = elements.filter { $0.name == "tspan" && $0.inside("title") }
+            let mapWidth = Double(width) - 40
+            for line in lines.isEmpty ? [node] : lines {
+                let w = CoverageSVG.textWidth(line.text.trimmingCharacters(in: .whitespaces), size: size, bold: true)
+                #expect(w <= mapWidth * 1.1, "a title line wider than the map at \(width): \(w) > \(mapWidth): \(line.text)")
+            }
+            // The frame (the map) starts below the last line of the title.
+            let frame = try #require(elements.first { $0.attributes["id"] == "frame" })
+            let lastBaseline = 28 + Double(max(0, lines.count - 1)) * (size * 1.3).rounded()
+            #expect(try #require(frame.number("y")) >= lastBaseline + 8, "the map covers the title at \(width)")
+            if width == 400 { #expect(lines.count >= 3, "\(lines.count) lines at 400 px") }
+        }
+        // A title that fits stays one line at 18 px, as before.
+        let short = ItinerarySVG.render(trip.map, steps: trip.steps, network: nil, title: trip.title)
+        let shortElements = Self.parse(short).elements
+        let node = shortElements.first { $0.attributes["id"] == "title" }
+        #expect(node?.number("font-size") == 18 && node?.text == trip.title)
+        #expect(!shortElements.contains { $0.name == "tspan" && $0.inside("title") })
+    }
+
+    @Test("light route colours (contrast under 3:1 on white) get a dark casing; others keep the white one")
+    func lightColoursCased() throws {
+        guard let trip = try Self.trip() else { return }
+        // WCAG contrast against white: yellow and pale lines under 3:1, the usual dark ones over.
+        for light in ["#FFFF00", "#FFFF33", "#F6EB14", "#C0FFC0", "#D3D3D3", "#FFD700"] {
+            #expect(ItinerarySVG.needsDarkCasing(light), "\(light) is light")
+        }
+        for dark in ["#0033A0", "#E30613", "#009A44", "#222222", "#808080"] {
+            #expect(!ItinerarySVG.needsDarkCasing(dark), "\(dark) is dark enough")
+        }
+        var yellow = trip.map
+        let ride = try #require(yellow.features.firstIndex { $0.role == "leg" && $0.mode != .walk })
+        yellow.features[ride].color = "#FFFF00"
+        let legIndex = yellow.features[ride].legIndex
+        let svg = ItinerarySVG.render(yellow, steps: trip.steps, network: trip.timetable, title: trip.title)
+        let elements = Self.parse(svg).elements
+        let casings = elements.filter { $0.name == "path" && $0.inside("legs-casing") }
+        let legs = elements.filter { $0.name == "path" && $0.inside("legs") }
+        try #require(casings.count == legs.count)
+        for (casing, leg) in zip(casings, legs) {
+            let isYellow = leg.attributes["data-leg"] == String(legIndex) && leg.attributes["data-mode"] != "walk"
+            #expect((casing.attributes["stroke"] == ItinerarySVG.darkCasing) == isYellow,
+                    "leg \(leg.attributes["data-leg"] ?? "?") (\(leg.attributes["stroke"] ?? "")): casing \(casing.attributes["stroke"] ?? "white")")
+        }
+        // The original colour keeps its white casing.
+        let plain = ItinerarySVG.render(trip.map, steps: trip.steps, network: trip.timetable, title: trip.title)
+        #expect(!plain.contains("data-casing=\"dark\"") || ItinerarySVG.needsDarkCasing(trip.map.features[ride].color))
+        // On the picture: the dark casing shows beside the yellow.
+        let counts = try Self.renderPNG(svg, name: "itinerary-yellow", copy: "/tmp/itinerary-yellow.png",
+                                        colors: [("#ffff00", 16), (ItinerarySVG.darkCasing.lowercased(), 12)])
+        #expect(counts["#ffff00", default: 0] > 300, "yellow line: \(counts)")
+        #expect(counts[ItinerarySVG.darkCasing.lowercased(), default: 0] > 200, "dark casing: \(counts)")
+    }
+}

@@ -48,9 +48,10 @@ final class ServerProcess: @unchecked Sendable {
     }
 
     /// GET (or another method) of a path with its query string, as given (already encoded).
-    func request(_ pathAndQuery: String, method: String = "GET", timeout: Double = 60) throws -> Reply {
+    func request(_ pathAndQuery: String, method: String = "GET", headers: [String: String] = [:], timeout: Double = 60) throws -> Reply {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(pathAndQuery)")!)
         request.httpMethod = method
+        for (k, v) in headers { request.setValue(v, forHTTPHeaderField: k) }
         request.timeoutInterval = timeout
         let box = ReplyBox()
         let done = DispatchSemaphore(value: 0)

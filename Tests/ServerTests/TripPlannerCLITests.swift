@@ -48,7 +48,9 @@ struct TripPlannerCLITests {
 
     /// Runs `transit plan ARGS --gtfs FEED` without a terminal and without a database.
     static func plan(_ args: [String], feed: String?, env: [String: String] = [:], state: URL) throws -> ProcessRunner.Result {
-        var setting = ["NO_COLOR": "1", "TRANSIT_STATE_DIR": state.path]
+        // Wide, so that these goldens show each line whole; PlanInterfacesTests sets
+        // COLUMNS to show the wrapping (an empty COLUMNS: the default, 80).
+        var setting = ["NO_COLOR": "1", "TRANSIT_STATE_DIR": state.path, "COLUMNS": "250"]
         for (k, v) in env { setting[k] = v }
         return try ProcessRunner.run(executable: TransitBinary.path(), ["plan"] + args + (feed.map { ["--gtfs", $0] } ?? []),
                                      environment: ProcessRunner.environment(setting: setting, removing: ["DATABASE_URL", "TRANSIT_NOW"]),
