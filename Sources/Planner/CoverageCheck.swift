@@ -75,8 +75,11 @@ extension JourneyPlanner {
         if !inPeriod {
             if let nearest {
                 let stop = snapshot.stops[nearest.stop.index]
-                message += "the nearest stop, \(stop.name), is \(Self.meters(nearest.meters)) away (beeline); with no street map, "
-                    + "it is the nearest place known to be walkable. The nearest region is \(region), \(Self.meters(meters)) away."
+                // Near enough to walk towards (a lake, the sea off a city): the stop is all a
+                // rider can be pointed to; from another continent the distance says it all.
+                message += "the nearest stop, \(stop.name), is \(Self.meters(nearest.meters)) away (beeline)"
+                    + (nearest.meters < 50_000 ? "; with no street map, it is the nearest place known to be walkable. " : ". ")
+                    + "The nearest region is \(region), \(Self.meters(meters)) away."
                 details["nearestStop"] = .text(stop.stopId)
                 details["nearestStopMeters"] = .number(nearest.meters.rounded())
             } else {

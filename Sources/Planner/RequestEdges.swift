@@ -41,7 +41,10 @@ extension JourneyPlanner {
 
     /// MODE_NOT_IN_REGION and NO_ACCESSIBILITY_DATA: a request whose own limits leave
     /// nothing to plan in the feeds serving its ends, refused before any search.
+    /// Parameters that do not validate are left to `plan`, which refuses them (the places
+    /// were looked up only as far as the coverage radius then).
     func checkLimits(_ query: PlanQuery, _ places: ResolvedPlaces) throws(PlanError) {
+        guard (try? query.parameters.validate(footpathBeelineMeters: timetable.footpathBeelineMeters)) != nil else { return }
         let feeds = feedsServing(places, query.parameters)
         if let modes = query.modes {
             let running = feeds.reduce(into: Set<LegMode>()) { $0.formUnion(feedModes[$1]) }
