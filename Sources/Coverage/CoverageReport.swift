@@ -148,7 +148,9 @@ public struct CoverageReport: Sendable {
     public func markdown(title: String = "Coverage regions") -> String {
         var out = "# \(title)\n\n"
         out += "Where a trip can start or end: within \(Int(regions.first?.radiusMeters.rounded() ?? 769)) m (beeline) of a stop "
-            + "with service. The export is the outline phones get (Apple's routing-app coverage file rules).\n\n"
+            + "of the feed's network (at least \(ServiceLevels.networkTripsPerDay) trips a day, or within "
+            + "\(Words.distance(ServiceLevels.networkReachMeters)) of such a stop); places reached by fewer trips farther out are "
+            + "listed apart. The export is the outline phones get (Apple's routing-app coverage file rules).\n\n"
         let rows = self.rows(allAgencies: true)
         out += "| " + rows[0].joined(separator: " | ") + " |\n"
         out += "|" + rows[0].indices.map { $0 >= 5 ? " ---: " : " --- " }.joined(separator: "|") + "|\n"
