@@ -42,8 +42,12 @@ public struct CoverageRegion: Sendable {
     /// (longitude east, latitude north), closed.
     public var export: [[Coordinate]]
     public var exportAreaKm2: Double
-    /// The served stops (snapshot indexes), for checks and pictures.
+    /// The stops of the feed's network (snapshot indexes): what the area is made of, for
+    /// checks and pictures.
     public var servedStops: [StopIndex]
+    /// Places the feed reaches with a handful of trips, far from its network: served, but
+    /// not covered (docs/routing-model.md, "Coverage regions"); most trips a day first.
+    public var alsoReached: [OutlyingPlace] = []
 
     public var exportRatio: Double { exactAreaKm2 > 0 ? exportAreaKm2 / exactAreaKm2 : 0 }
     public var exportPoints: Int { export.reduce(0) { $0 + $1.count - 1 } }
@@ -67,17 +71,21 @@ public enum CoverageBuilder {
     /// `maxPolygons` (meters).
     public static let corridorWidth = 100.0
 
-    /// One region per feed that has any stop with service.
-    public static func regions(_ tt: TransitNetwork, parameters p: RoutingParameters = RoutingParameters()) throws -> [CoverageRegion] {
+    /// One region per feed that has any stop with service: the area around the stops of
+    /// its network (docs/routing-model.md, "Coverage regions"), its outlying places apart.
+    /// `levels`: the service levels when already worked out (the planner has them).
+    public static func regions(_ tt: TransitNetwork, parameters p: RoutingParameters = RoutingParameters(),
+                               levels: ServiceLevels? = nil) throws -> [CoverageRegion] {
         let s = tt.snapshot
-        // Stops with service: on a route whose service runs on some day.
         let routeRuns = tt.timetable.routesWithService()
-        let served = tt.timetable.stopsWithService(routes: routeRuns)
+        let levels = levels ?? ServiceLevels(tt)
         var out: [CoverageRegion] = []
         for f in 0..<s.feedIds.count {
-            let stops = (0..<tt.timetable.stopCount).filter { served[$0] && tt.timetable.stopFeed[$0] == FeedIndex(f) && tt.coordinate(ofStop: StopIndex($0)) != nil }
+            let stops = (0..<tt.timetable.stopCount).filter { levels.inNetwork[$0] && tt.timetable.stopFeed[$0] == FeedIndex(f) }
             guard !stops.isEmpty else { continue }
-            out.append(try region(tt, feed: f, stops: stops.map(StopIndex.init), routeRuns: routeRuns, p))
+            var r = try region(tt, feed: f, stops: stops.map(StopIndex.init), routeRuns: routeRuns, p)
+            r.alsoReached = levels.places.filter { $0.feed == FeedIndex(f) }
+            out.append(r)
         }
         return out
     }

@@ -60,6 +60,21 @@ public struct CoverageReport: Sendable {
         return CoverageReport(regions: regions, unions: CoverageBuilder.unions(regions, timetable: tt), problems: problems, notes: notes)
     }
 
+    /// "vilnius-2015 also reached: Trakai, 2 trips a day (3 stops, 25 km from its network)",
+    /// per region, most trips first; at most `alsoReachedShown` a region unless `all`.
+    func alsoReachedLines(all: Bool = false) -> [String] {
+        regions.flatMap { r -> [String] in
+            let shown = all ? r.alsoReached[...] : r.alsoReached.prefix(Self.alsoReachedShown)
+            var lines = shown.map { p in
+                "\(r.feedId) also reached: \(p.name), \(p.tripsPerDay) trip\(p.tripsPerDay == 1 ? "" : "s") a day ("
+                    + "\(p.stops.count) stop\(p.stops.count == 1 ? "" : "s"), \(Words.distance(p.networkMeters)) from its network)"
+            }
+            if shown.count < r.alsoReached.count { lines.append("\(r.feedId): and \(r.alsoReached.count - shown.count) more places") }
+            return lines
+        }
+    }
+    public static let alsoReachedShown = 10
+
     /// A stop with no other stop with service this near, and `isolatedFactor` times the
     /// median spacing, is noted.
     public static let isolatedMeters = 5_000.0
@@ -113,6 +128,10 @@ public struct CoverageReport: Sendable {
         for u in unions {
             out += "\nTogether: \(u.feeds.joined(separator: " + ")) cover \(String(format: "%.1f", u.areaKm2)) km² in \(u.polygons) polygon\(u.polygons == 1 ? "" : "s")\n"
         }
+        if regions.contains(where: { !$0.alsoReached.isEmpty }) {
+            out += "\nAlso reached, outside the regions (a handful of trips, no network there):\n"
+            for line in alsoReachedLines() { out += "  \(line)\n" }
+        }
         let failed = regions.filter { !(problems[$0.feedId] ?? []).isEmpty }
         if !failed.isEmpty {
             out += "\nChecks failed:\n"
@@ -129,7 +148,9 @@ public struct CoverageReport: Sendable {
     public func markdown(title: String = "Coverage regions") -> String {
         var out = "# \(title)\n\n"
         out += "Where a trip can start or end: within \(Int(regions.first?.radiusMeters.rounded() ?? 769)) m (beeline) of a stop "
-            + "with service. The export is the outline phones get (Apple's routing-app coverage file rules).\n\n"
+            + "of the feed's network (at least \(ServiceLevels.networkTripsPerDay) trips a day, or within "
+            + "\(Words.distance(ServiceLevels.networkReachMeters)) of such a stop); places reached by fewer trips farther out are "
+            + "listed apart. The export is the outline phones get (Apple's routing-app coverage file rules).\n\n"
         let rows = self.rows(allAgencies: true)
         out += "| " + rows[0].joined(separator: " | ") + " |\n"
         out += "|" + rows[0].indices.map { $0 >= 5 ? " ---: " : " --- " }.joined(separator: "|") + "|\n"
@@ -137,6 +158,10 @@ public struct CoverageReport: Sendable {
         if !unions.isEmpty {
             out += "\n## Regions together\n\n"
             for u in unions { out += "- \(u.feeds.joined(separator: " + ")): \(String(format: "%.1f", u.areaKm2)) km² in \(u.polygons) polygon(s)\n" }
+        }
+        if regions.contains(where: { !$0.alsoReached.isEmpty }) {
+            out += "\n## Also reached\n\nServed by a handful of trips, far from the feed's network: not covered.\n\n"
+                + alsoReachedLines(all: true).map { "- \($0)\n" }.joined()
         }
         for r in regions where !(problems[r.feedId] ?? []).isEmpty {
             out += "\n## Checks failed: \(r.feedId)\n\n" + problems[r.feedId]!.map { "- \($0)\n" }.joined()
@@ -162,6 +187,11 @@ public struct CoverageReport: Sendable {
             if let d = r.firstDate { o["firstDate"] = d.iso8601 }
             if let d = r.lastDate { o["lastDate"] = d.iso8601 }
             if let d = r.busiestDay { o["busiestDay"] = d.iso8601 }
+            o["alsoReached"] = r.alsoReached.map { p -> [String: Any] in
+                ["name": p.name, "tripsPerDay": p.tripsPerDay, "stops": p.stops.count, "networkMeters": p.networkMeters.rounded(),
+                 "point": ["type": "Point", "coordinates": [CoverageExport.round7(p.coordinate.longitude),
+                                                             CoverageExport.round7(p.coordinate.latitude)]]]
+            }
             return o
         },
          "unions": unions.map { ["feeds": $0.feeds, "areaKm2": ($0.areaKm2 * 100).rounded() / 100, "polygons": $0.polygons] as [String: Any] },

@@ -12,40 +12,55 @@ extension JourneyPlanner {
         return p.maxAccessWalk / p.walkDetourFactor
     }
 
-    /// Where a place stands against the coverage regions on the model's days.
+    /// Where a place stands against the coverage regions on the model's days
+    /// (docs/routing-model.md, "Coverage regions").
     enum CoverageStanding {
-        /// Within the radius of a stop with service on one of the days.
+        /// Within the radius of a stop of a feed's network with service on one of the days.
         case inside
+        /// Within the radius only of a feed's outlying stops with service then: answered,
+        /// with a notice first that local transit there is not covered.
+        case outlying(OutlyingPlace)
         /// Within the radius only of stops without service on those days.
         case noServiceThen
-        /// Outside every region: the nearest region's feed (nil: no feed is loaded) and how far its edge is.
-        case outside(feed: FeedIndex?, meters: Double)
+        /// Outside every region: the nearest region's feed (nil: no feed is loaded), how far
+        /// its edge is, and the nearest stop with service and how far it is (beeline).
+        case outside(feed: FeedIndex?, meters: Double, nearest: (stop: StopIndex, meters: Double)?)
     }
 
     func coverage(of end: NearbyStops, days: [Int]) -> CoverageStanding {
         let tt = timetable
         let r = Self.coverageRadius
         var nearServed = false
+        var outlying: OutlyingPlace?
         for s in end.within(r) where servedStops[s.stop.index] {
             nearServed = true
             let stop = s.stop.index
             for i in Int(tt.stopRouteOffsets[stop])..<Int(tt.stopRouteOffsets[stop + 1]) {
                 let route = tt.routeService[tt.stopRouteRoute[i].index]
-                if days.contains(where: { tt.serviceRuns(route, day: $0) }) { return .inside }
+                guard days.contains(where: { tt.serviceRuns(route, day: $0) }) else { continue }
+                if serviceLevels.inNetwork[stop] { return .inside }
+                let place = serviceLevels.placeOfStop[stop]
+                if outlying == nil && place >= 0 { outlying = serviceLevels.places[Int(place)] }
+                break
             }
         }
+        if let outlying { return .outlying(outlying) }
         if nearServed { return .noServiceThen }
         // The nearest stop with service at all: its region's edge is the radius nearer.
-        guard var nearest = end.nearest else { return .outside(feed: nil, meters: .infinity) }
+        guard var nearest = end.nearest else { return .outside(feed: nil, meters: .infinity, nearest: nil) }
         if !servedStops[nearest.stop.index] {
             let wider = network.stopsNear(end.point, beelineMeters: nearest.meters + 5_000).first { servedStops[$0.stop.index] }
             if let wider { nearest = wider }
         }
-        return .outside(feed: tt.stopFeed[nearest.stop.index], meters: max(0, nearest.meters - r))
+        return .outside(feed: tt.stopFeed[nearest.stop.index], meters: max(0, nearest.meters - r), nearest: nearest)
     }
 
     /// OUTSIDE_COVERAGE for one end: which end, the nearest region, how far its edge is.
-    func outsideCoverage(end: String, feed: FeedIndex?, meters: Double, inPeriod: Bool) -> PlanError {
+    /// Out of the period, the nearest stop (with no street map, the nearest place known to
+    /// be walkable) is named with its beeline distance: a place in a lake or at sea is told
+    /// how far the shore is, as far as anything here knows it.
+    func outsideCoverage(end: String, feed: FeedIndex?, meters: Double, nearest: (stop: StopIndex, meters: Double)? = nil,
+                         inPeriod: Bool) -> PlanError {
         let snapshot = network.snapshot
         guard let feed else {
             return PlanError(.outsideCoverage, "The \(end) is outside the area this service covers: no feed is loaded.",
@@ -53,12 +68,29 @@ extension JourneyPlanner {
         }
         let id = snapshot.feedIds[feed.index], name = feedNames[feed.index]
         let region = name.isEmpty ? id : "\(name) (\(id))"
-        let message = inPeriod
+        var message = inPeriod
             ? "The \(end) is outside the area served on that day: no stop near it has service then; the nearest area with service is \(region)."
-            : "The \(end) is outside the area this service covers: the nearest region is \(region), "
-              + (meters < 1000 ? "\(Int(meters.rounded(.up))) m" : Words.distance(meters)) + " away."
+            : "The \(end) is outside the area this service covers: "
         var details: [String: PlanDetail] = ["end": .text(end), "nearestRegion": .text(id), "regionName": .text(name)]
-        if !inPeriod { details["distanceMeters"] = .number(meters.rounded()) }
+        if !inPeriod {
+            if let nearest {
+                let stop = snapshot.stops[nearest.stop.index]
+                // Near enough to walk towards (a lake, the sea off a city): the stop is all a
+                // rider can be pointed to; from another continent the distance says it all.
+                message += "the nearest stop, \(stop.name), is \(Self.meters(nearest.meters)) away (beeline)"
+                    + (nearest.meters < 50_000 ? "; with no street map, it is the nearest place known to be walkable. " : ". ")
+                    + "The nearest region is \(region), \(Self.meters(meters)) away."
+                details["nearestStop"] = .text(stop.stopId)
+                details["nearestStopMeters"] = .number(nearest.meters.rounded())
+            } else {
+                message += "the nearest region is \(region), \(Self.meters(meters)) away."
+            }
+            details["distanceMeters"] = .number(meters.rounded())
+        }
         return PlanError(.outsideCoverage, message, details: details)
     }
+
+    /// Meters as a sentence says them: whole meters up to a kilometre (rounded up, so a
+    /// place 0.4 m outside is not "0 m" away), then `Words.distance`.
+    static func meters(_ m: Double) -> String { m < 1000 ? "\(Int(m.rounded(.up))) m" : Words.distance(m) }
 }

@@ -134,6 +134,10 @@ public enum PlanReason: String, Sendable, CaseIterable {
     case outsideServicePeriod = "OUTSIDE_SERVICE_PERIOD"
     /// Stops and service at both ends, but nothing connects them within the limits.
     case noConnection = "NO_CONNECTION"
+    /// `modes` allows none of the modes that run in the feeds serving the ends.
+    case modeNotInRegion = "MODE_NOT_IN_REGION"
+    /// `wheelchair`: the feeds serving the ends carry no accessibility data at all.
+    case noAccessibilityData = "NO_ACCESSIBILITY_DATA"
 }
 
 /// Why a plan has no itinerary: the reason, a plain sentence, and details a program can use.
@@ -165,15 +169,39 @@ public struct ModeFilter: Sendable, Equatable, CustomStringConvertible {
         let excluding = items.allSatisfy { $0.hasPrefix("-") || $0.hasPrefix("!") }
         var set = Set<LegMode>()
         for item in items {
-            let name = (excluding ? String(item.dropFirst()) : item).uppercased()
-            let aliases: [String: LegMode] = ["METRO": .subway, "TRAIN": .rail, "CABLE_CAR": .cableTram, "AIR": .air]
-            guard let mode = LegMode(rawValue: name) ?? aliases[name], mode != .walk else {
-                throw PlanError(.badParameter, "modes: \"\(item)\" is not a transit mode (allowed: \(allowedNames); "
-                                + "prefix every item with - to exclude)", details: ["parameter": .text("modes"), "value": .text(item)])
+            guard let mode = mode(named: excluding ? String(item.dropFirst()) : item) else {
+                throw PlanError(.badParameter, "modes: \"\(item)\" is not a transit mode (allowed: \(allowedNames), or the "
+                                + "common names \(aliasNames); prefix every item with - to exclude)",
+                                details: ["parameter": .text("modes"), "value": .text(item)])
             }
             set.insert(mode)
         }
         return ModeFilter(allowed: excluding ? Set(LegMode.allCases).subtracting(set) : set)
+    }
+
+    /// The common names of modes beside `LegMode`'s own (docs/routing-model.md, "Coverage
+    /// regions"): what riders and other planners call them. Keys as `mode(named:)` reads
+    /// names: upper case, `-` and spaces as `_`.
+    public static let aliases: KeyValuePairs<String, LegMode> = [
+        "METRO": .subway, "UNDERGROUND": .subway, "TUBE": .subway,
+        "TRAIN": .rail,
+        "STREETCAR": .tram, "LIGHT_RAIL": .tram, "LIGHTRAIL": .tram,
+        "BOAT": .ferry, "WATER_TAXI": .ferry,
+        "CABLE_CAR": .cableTram,
+        "AERIAL_LIFT": .gondola, "CABLE_WAY": .gondola,
+        "TROLLEY": .trolleybus,
+        "PLANE": .air, "AIR": .air,
+    ]
+    static let aliasNames = aliases.map { $0.key.lowercased() }.joined(separator: ", ")
+
+    /// The transit mode a name means: a `LegMode` name or a common one, in any case, with
+    /// `-`, `_` or a space alike (`light-rail`, `Light Rail`, `LIGHT_RAIL`); nil for walking
+    /// and for names it does not know.
+    public static func mode(named name: String) -> LegMode? {
+        let key = name.trimmingCharacters(in: .whitespaces).uppercased()
+            .replacingOccurrences(of: "-", with: "_").replacingOccurrences(of: " ", with: "_")
+        guard let mode = LegMode(rawValue: key) ?? aliases.first(where: { $0.key == key })?.value, mode != .walk else { return nil }
+        return mode
     }
 
     public var description: String {
@@ -290,6 +318,13 @@ public final class JourneyPlanner: Sendable {
     let feedNames: [String]
     /// Counted once: every wheelchair answer says how much is unknown.
     let unknownAccessibility: (stops: Int, boardableStops: Int, trips: Int, allTrips: Int)
+    /// Trips a day at each stop, each feed's network and its outlying places
+    /// (docs/routing-model.md, "Coverage regions"): what the coverage check reads.
+    public let serviceLevels: ServiceLevels
+    /// Feed index -> some stop of it, and some trip, carries accessibility data.
+    let feedHasAccessibilityData: [(stops: Bool, trips: Bool)]
+    /// Feed index -> the transit modes of its routes with trips.
+    let feedModes: [Set<LegMode>]
 
     public init(network: TransitNetwork) {
         self.network = network
@@ -326,6 +361,9 @@ public final class JourneyPlanner: Sendable {
         servedStops = timetable.stopsWithService()
         unknownAccessibility = Self.countUnknownAccessibility(network)
         feedNames = snapshot.feedIds.indices.map { snapshot.regionName(feed: $0) }
+        serviceLevels = ServiceLevels(network)
+        feedHasAccessibilityData = Self.accessibilityData(network)
+        feedModes = Self.modesByFeed(network, routeMode: routeMode)
     }
 
     /// The local date D of a query and the timetable days the model rides (D − 1, D, D + 1),

@@ -30,6 +30,8 @@ public struct PlanNotice: Sendable, Equatable {
         case wheelchair = "WHEELCHAIR"
         /// No service on the query's days: only the walk is offered.
         case outsideServicePeriod = "OUTSIDE_SERVICE_PERIOD"
+        /// An end is reached only by a feed's outlying trips: local transit there is not covered.
+        case outlyingService = "OUTLYING_SERVICE"
     }
     public var code: Code
     public var message: String
@@ -108,8 +110,11 @@ extension JourneyPlanner {
         let days = when(query.time, zoneName: places.zoneName).days
         let ends = [("origin", places.origin), ("destination", places.destination)].map { ($0, $1, coverage(of: $1, days: days)) }
         for (end, _, standing) in ends {
-            if case .outside(let feed, let meters) = standing { throw outsideCoverage(end: end, feed: feed, meters: meters, inPeriod: false) }
+            if case .outside(let feed, let meters, let nearest) = standing {
+                throw outsideCoverage(end: end, feed: feed, meters: meters, nearest: nearest, inPeriod: false)
+            }
         }
+        try checkLimits(query, places)
         var modelQuery = query
         modelQuery.window = nil
         var cutShort = false
@@ -174,7 +179,7 @@ extension JourneyPlanner {
             }
         }
 
-        var notices: [PlanNotice] = []
+        var notices = outlyingNotices(ends.map(\.2))
         if cutShort {
             notices.append(PlanNotice(code: .alternativesCutShort,
                                       message: "Not every alternative in the window was looked for: the request ran out of time."))

@@ -30,6 +30,10 @@ public enum APIErrorCode: String, CaseIterable, Sendable {
     case samePlace = "SAME_PLACE"
     case noConnection = "NO_CONNECTION"
     case stopWithoutLocation = "STOP_WITHOUT_LOCATION"
+    /// `modes` allows none of the modes that run where the trip would be.
+    case modeNotInRegion = "MODE_NOT_IN_REGION"
+    /// `wheelchair=true` where the feeds carry no accessibility data at all.
+    case noAccessibilityData = "NO_ACCESSIBILITY_DATA"
     case rateLimited = "RATE_LIMITED"
     case notReady = "NOT_READY"
     case coverageUnavailable = "COVERAGE_UNAVAILABLE"
@@ -43,7 +47,7 @@ public enum APIErrorCode: String, CaseIterable, Sendable {
         case .methodNotAllowed: 405
         case .bodyTooLarge: 413
         case .parameterConflict, .outsideCoverage, .noStopNearby, .outsideServicePeriod, .samePlace, .noConnection,
-             .stopWithoutLocation: 422
+             .stopWithoutLocation, .modeNotInRegion, .noAccessibilityData: 422
         case .rateLimited: 429
         case .internalError: 500
         case .notReady, .coverageUnavailable: 503
@@ -103,6 +107,8 @@ public struct APIError: Error, Sendable {
         case .noStopNearby: .noStopNearby
         case .outsideServicePeriod: .outsideServicePeriod
         case .noConnection: .noConnection
+        case .modeNotInRegion: .modeNotInRegion
+        case .noAccessibilityData: .noAccessibilityData
         }
     }
 

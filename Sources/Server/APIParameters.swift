@@ -30,11 +30,15 @@ public enum APIParameters {
     static let offset = "(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])"
     static let time = "\(space)*\(date)[T ]\(clock)\(offset)?\(space)*"
     /// Transit mode names, any case, and the aliases `ModeFilter.parse` takes.
-    public static let modeNames = LegMode.allCases.filter { $0 != .walk }.map(\.rawValue) + ["METRO", "TRAIN", "CABLE_CAR", "AIR"]
+    public static let modeNames = LegMode.allCases.filter { $0 != .walk }.map(\.rawValue) + ModeFilter.aliases.map(\.key)
     static let modeList: String = {
-        let name = "(?:" + modeNames.sorted { $0.count > $1.count }.map { word in
-            word.map { c in c.isLetter ? "[\(c)\(c.lowercased())]" : String(c) }.joined()
-        }.joined(separator: "|") + ")"
+        // Letters in any case; `_` as `-`, `_` or a space (ModeFilter.mode(named:) reads them alike).
+        func character(_ c: Character) -> String {
+            if c.isLetter { return "[\(c)\(c.lowercased())]" }
+            return c == "_" ? "[-_ ]" : String(c)
+        }
+        let words: [String] = modeNames.sorted { $0.count > $1.count }.map { $0.map(character).joined() }
+        let name = "(?:" + words.joined(separator: "|") + ")"
         let empty = "\(space)*", only = "\(space)*\(name)\(space)*", except = "\(space)*[-!]\(name)\(space)*"
         func list(_ item: String) -> String { "(?:\(empty),)*\(item)(?:,(?:\(empty),)*\(item))*(?:,\(empty))*" }
         return "(?:\(list(only))|\(list(except)))"
@@ -61,7 +65,7 @@ public enum APIParameters {
     public static let arriveBy = ParameterSpec("arriveBy", .boolean(default: false), "Arrive by `time` instead of leaving at it")
     public static let modes = ParameterSpec("modes", .text(minLength: 1, maxLength: 200, pattern: whole(modeList)),
                                                 allowed: "transit modes such as TRAM,SUBWAY, or -BUS for all but buses",
-                                                "Only these transit modes (`TRAM,SUBWAY`), or all but these (`-BUS`); any case; METRO, TRAIN, CABLE_CAR and AIR are other names for SUBWAY, RAIL, CABLE_TRAM and AIRPLANE")
+                                                "Only these transit modes (`TRAM,SUBWAY`), or all but these (`-BUS`); any case, `-`, `_` or a space alike; the common names METRO, UNDERGROUND, TUBE (SUBWAY), TRAIN (RAIL), STREETCAR, LIGHT_RAIL, LIGHTRAIL (TRAM), BOAT, WATER_TAXI (FERRY), CABLE_CAR (CABLE_TRAM), AERIAL_LIFT, CABLE_WAY (GONDOLA), TROLLEY (TROLLEYBUS), PLANE, AIR (AIRPLANE) are accepted; a mode the region does not have is MODE_NOT_IN_REGION")
     public static let wheelchair = ParameterSpec("wheelchair", .boolean(default: false), "Only stops and trips marked wheelchair accessible")
 
     /// Every parameter `/v1/plan` takes, in the document's order: the request's own, then

@@ -253,6 +253,11 @@ import TransitTesting
         guard case .number(let meters)? = error?.details["distanceMeters"] else { Issue.record("no distance"); return }
         #expect(meters > 9_000 && meters < 20_000, "\(meters)")
         #expect(error?.message.contains("Bay Area Rapid Transit") == true)
+        // The nearest stop, the nearest place known to be walkable, is named with its distance.
+        guard case .number(let stopMeters)? = error?.details["nearestStopMeters"], case .text(let stop)? = error?.details["nearestStop"]
+        else { Issue.record("no nearest stop"); return }
+        #expect(abs(stopMeters - meters - JourneyPlanner.coverageRadius) <= 1, "\(stopMeters) m to \(stop)")
+        #expect(error?.message.contains("the nearest stop, ") == true && error?.message.contains("nearest place known to be walkable") == true)
 
         // 600 m from 12th St. (inside the region), but the request walks at most 400 m:
         // NO_STOP_NEARBY, with the walk to the nearest stop (600 m × 1.3).
@@ -317,8 +322,8 @@ import TransitTesting
             try Self.planner.answer(PlanQuery(from: .stop(feed: nil, id: "12TH"), to: .stop(feed: nil, id: "SFIA"), time: Self.at,
                                               modes: try ModeFilter.parse("BUS"))).get()
         }
-        #expect(noBus?.code == .noConnection)
-        #expect(noBus?.message.contains("using only bus") == true)
+        #expect(noBus?.code == .modeNotInRegion)
+        #expect(noBus?.message == "No bus in this region (it has: metro).")
         // A walk-only answer outside the service period says so beside the walk.
         let walk = try Self.planner.answer(PlanQuery(from: .stop(feed: nil, id: "POWL"), to: .stop(feed: nil, id: "CIVC"),
                                                      time: .local(year: 2030, month: 1, day: 8, hour: 8, minute: 0, second: 0))).get()
@@ -338,8 +343,8 @@ import TransitTesting
         let a = try Self.planner.answer(q).get()
         #expect(!a.options.isEmpty)
         #expect(a.notices.first?.code == .wheelchair)
-        // Caltrain (2009) says nothing about accessibility: nothing may be used, and the
-        // refusal says the nearest accessible stop is unknown.
+        // Caltrain (2009) says nothing about accessibility: nothing could be used, and the
+        // refusal says so first (docs/routing-model.md, "Coverage regions").
         let (snapshot, _) = try SnapshotSink.load(path: ReferenceComparisonTests.feedPath("caltrain.zip"), feedId: "caltrain")
         let caltrain = JourneyPlanner(network: try TimetableBuilder.build(snapshot))
         let error = #expect(throws: PlanError.self) {
@@ -347,8 +352,8 @@ import TransitTesting
                                           to: .coordinate(Coordinate(latitude: 37.4434, longitude: -122.1651)),
                                           time: .local(year: 2009, month: 3, day: 3, hour: 7, minute: 0, second: 0), wheelchair: true)).get()
         }
-        #expect(error?.code == .noStopNearby)
-        #expect(error?.message.contains("wheelchair-accessible") == true)
+        #expect(error?.code == .noAccessibilityData)
+        #expect(error?.message.hasPrefix("Caltrain marks no stop and no trip as wheelchair accessible or not") == true)
         let unknown = caltrain.accessibilityUnknown()
         #expect(unknown.stops == unknown.boardableStops && unknown.trips == unknown.allTrips)
     }

@@ -10,7 +10,8 @@ struct APIErrorCodeTests {
     func plannerReasonsMap() {
         let statuses: [String: Int] = ["BAD_PARAMETER": 400, "BAD_QUERY": 400, "AMBIGUOUS_STOP": 400, "UNKNOWN_STOP": 404,
                                        "SAME_PLACE": 422, "OUTSIDE_COVERAGE": 422, "NO_STOP_NEARBY": 422, "OUTSIDE_SERVICE_PERIOD": 422,
-                                       "NO_CONNECTION": 422, "STOP_WITHOUT_LOCATION": 422]
+                                       "NO_CONNECTION": 422, "STOP_WITHOUT_LOCATION": 422,
+                                       "MODE_NOT_IN_REGION": 422, "NO_ACCESSIBILITY_DATA": 422]
         #expect(Set(PlanReason.allCases.map(\.rawValue)) == Set(statuses.keys))
         for reason in PlanReason.allCases {
             let e = APIError.from(PlanError(reason, "m"))

@@ -87,7 +87,7 @@ struct OpenAPIDocumentTests {
         (APIParameters.from, "1e1,2", false), (APIParameters.from, ",37,-122", false), (APIParameters.from, "nan,0", false),
         (APIParameters.near, "37.8,-122.2", true), (APIParameters.near, "91,0", false),
         (APIParameters.modes, "TRAM,SUBWAY", true), (APIParameters.modes, "-bus, !Ferry,", true), (APIParameters.modes, ",metro,,train", true),
-        (APIParameters.modes, "CABLE_CAR", true), (APIParameters.modes, "WALK", false), (APIParameters.modes, "-BUS,TRAM", false),
+        (APIParameters.modes, "CABLE_CAR", true), (APIParameters.modes, "light-rail,Streetcar", true), (APIParameters.modes, "-water taxi", true), (APIParameters.modes, "WALK", false), (APIParameters.modes, "-BUS,TRAM", false),
         (APIParameters.modes, "ROCKET", false), (APIParameters.modes, "traın", false), (APIParameters.modes, ",", false),
         (APIParameters.query, "embarcadero", true), (APIParameters.query, " \t", false), (APIParameters.query, "\u{3000}", false),
         (APIParameters.planFeed, "bart-2018", true), (APIParameters.planFeed, "bart 2018", false), (APIParameters.planFeed, "", false),
