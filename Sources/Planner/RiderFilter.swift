@@ -122,7 +122,8 @@ public enum RiderFilter {
                      "earliest-departure"]
         return all.map { i in
             var out = order.filter { labels[i].contains($0) }
-            let t = i == recommended ? nil : tradeOff(shown[i], versus: shown[recommended], arriveBy: arriveBy)
+            // The walk's cost is its walking, which "on foot" says already.
+            let t = i == recommended || s(i).rides == 0 ? nil : tradeOff(shown[i], versus: shown[recommended], arriveBy: arriveBy)
             // "later" says nothing that "leaves … later" does not say better.
             if out.isEmpty && t?.hasPrefix("leaves-") != true {
                 if !arriveBy && all.allSatisfy({ $0 >= i || dep($0) < dep(i) }) { out.append("later-departure") }
