@@ -90,13 +90,20 @@ extension JourneyPlanner {
     /// `NO_STOP_NEARBY` (the request's own walking limit or wheelchair filter leaves no
     /// stop), `OUTSIDE_SERVICE_PERIOD`, `NO_CONNECTION`, `BAD_PARAMETER`, `UNKNOWN_STOP`, …)
     /// with a sentence and details. Nothing is thrown.
-    public func answer(_ query: PlanQuery, numItineraries: Int = JourneyPlanner.defaultItineraries) -> PlanOutcome {
-        do throws(PlanError) { return .itineraries(try itineraries(query, numItineraries: numItineraries)) } catch {
+    ///
+    /// `riderFilter` false (`transit plan --batch`, the model's own answer): nothing is dropped
+    /// for its cost and the model's first is the recommended option; the labels keep their
+    /// definitions.
+    public func answer(_ query: PlanQuery, numItineraries: Int = JourneyPlanner.defaultItineraries,
+                       riderFilter: Bool = true) -> PlanOutcome {
+        do throws(PlanError) {
+            return .itineraries(try itineraries(query, numItineraries: numItineraries, riderFilter: riderFilter))
+        } catch {
             return .noItinerary(error)
         }
     }
 
-    private func itineraries(_ query: PlanQuery, numItineraries: Int) throws(PlanError) -> PlanAnswer {
+    private func itineraries(_ query: PlanQuery, numItineraries: Int, riderFilter: Bool) throws(PlanError) -> PlanAnswer {
         let count = PlanRequestParameters.numItineraries.integerRange, minutes = PlanRequestParameters.window.integerRange
         guard count.contains(numItineraries) else {
             throw PlanError(.badParameter, "numItineraries is \(numItineraries): allowed are \(PlanRequestParameters.numItineraries.rangeWords!)",
@@ -218,8 +225,8 @@ extension JourneyPlanner {
                                                             inModelAnswer: c.model, riderCost: cost),
                                          modelFirst: c.model && c.journey == first, cost: cost)
         }
-        let shown = RiderFilter.shown(ranked)
-        let recommended = RiderFilter.recommended(shown, arriveBy: query.arriveBy)
+        let shown = riderFilter ? RiderFilter.shown(ranked) : ranked
+        let recommended = riderFilter ? RiderFilter.recommended(shown, arriveBy: query.arriveBy) : shown.firstIndex { $0.modelFirst }!
         let tz = zone(model.timeZone)
         let labels = RiderFilter.labels(shown, recommended: recommended, arriveBy: query.arriveBy, window: window) {
             Int64(tz.secondsFromGMT(for: Date(timeIntervalSince1970: Double($0))))
