@@ -30,7 +30,7 @@ import TransitTesting
         let planner = JourneyPlanner(network: network)
         let stops = ReferenceComparisonTests.servedStops(network.timetable)
         var rng = SeededRandom(seed: 19 &+ UInt64(file.utf8.count))
-        var answers = 0, labelled = 0, tradeOffs = 0, dropped = 0
+        var answers = 0, labelled = 0, tradeOffs = 0, dropped = 0, notFirst = 0, leastRatio = Double.infinity
         for q in 0..<Self.queriesPerFeed {
             let a = stops[Int.random(in: 0..<stops.count, using: &rng)], b = stops[Int.random(in: 0..<stops.count, using: &rng)]
             // Any hour, night included: that is where the filter has work to do.
@@ -45,13 +45,20 @@ import TransitTesting
             let alone = try planner.plan(query)
             func keys(_ js: [Journey]) -> [[Int64]] { js.map { [$0.departure, $0.arrival, Int64($0.rides)] } }
             #expect(keys(answer.result.journeys) == keys(alone.journeys), "\(what): the model's answer changed")
-            dropped += answer.result.journeys.filter { j in !answer.options.contains { $0.journey == j } }.count
+            let best = answer.options.map(\.riderCost.seconds).min()!
+            for j in answer.result.journeys where !answer.options.contains(where: { $0.journey == j }) {
+                dropped += 1
+                let c = RiderCost(j, time: answer.result.time, arriveBy: query.arriveBy, window: answer.window)
+                if c.limitedSeconds > RiderCost.limit(best: best) { leastRatio = min(leastRatio, Double(c.seconds) / Double(best)) }
+            }
+            if answer.recommended != answer.modelFirst { notFirst += 1 }
             let problems = Self.check(answer)
             #expect(problems.isEmpty, "\(what): \(problems.joined(separator: "; "))")
             labelled += answer.options.count
             tradeOffs += answer.options.filter { $0.labels.contains { $0.contains(":") } }.count
         }
-        print("\(file): \(answers) answers, \(labelled) options, \(tradeOffs) with a trade-off, \(dropped) model journeys not shown")
+        print("\(file): \(answers) answers, \(labelled) options, \(tradeOffs) with a trade-off, \(dropped) model journeys not shown "
+              + "(the cheapest of them over the limit costs \(leastRatio) × the best), \(notFirst) recommending another than the model's first")
         #expect(answers >= Self.queriesPerFeed / 3, "only \(answers) of \(Self.queriesPerFeed) queries had an answer")
     }
 
