@@ -110,8 +110,10 @@ public enum OpenAPIGenerator {
         }
         let planAnswer = object(["itineraries", "recommended", "notices", "query", "feeds"], [
             "itineraries": ["type": "array", "items": ref("Itinerary"), "minItems": 1],
-            "recommended": ["type": "integer", "minimum": 0],
-            "modelFirst": ["type": "integer", "minimum": 0],
+            "recommended": ["type": "integer", "minimum": 0,
+                            "description": "The option a rider is recommended: the least rider's cost (routing model, \"What a rider is shown\")."],
+            "modelFirst": ["type": "integer", "minimum": 0,
+                           "description": "The routing model's first itinerary: the earliest arrival (arrive-by: the latest departure)."],
             "notices": array(ref("Notice")),
             "query": object(["from", "to", "time", "timeZone", "arriveBy", "window", "numItineraries", "wheelchair", "parameters"], [
                 "from": latLon, "to": latLon,
