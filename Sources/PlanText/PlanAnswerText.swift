@@ -81,6 +81,7 @@ public enum PlanAnswerText {
         case "earliest-departure": return "leaves first"
         case "later-departure": return "later"
         case "earlier-arrival": return "earlier"
+        case "recommended": return "recommended"
         case "alternative": return "alternative"
         default: break
         }

@@ -11,7 +11,8 @@ public struct PlanOption: Sendable {
     public var journey: Journey
     public var itinerary: Itinerary
     /// What sets it apart, each true of the shown options by the routing model's definition
-    /// ("What a rider is shown"), in a fixed order: `walk-only`, `earliest-arrival`
+    /// ("What a rider is shown"), in a fixed order: `recommended` (when that is not the
+    /// model's first), `walk-only`, `earliest-arrival`
     /// (arrive-by: `latest-departure`), `fastest`, `fewest-changes`, `least-walking`,
     /// `earliest-departure`; `later-departure` (arrive-by: `earlier-arrival`) when none of
     /// those applies and it is true; then, for an option costing the rider more than the

@@ -102,6 +102,8 @@ public enum RiderFilter {
         for i in all where s(i).rides == 0 { labels[i].insert("walk-only") }
         if let first = all.first(where: { shown[$0].modelFirst }) {
             labels[first].insert(arriveBy ? "latest-departure" : "earliest-arrival")
+            // The table says which option the steps are of when it is not the model's first.
+            if first != recommended { labels[recommended].insert("recommended") }
         }
         // The best by `key`, ties broken as the model orders (earlier arrival, arrive-by:
         // later departure; then fewer rides); labelled only when it beats some other
@@ -118,7 +120,7 @@ public enum RiderFilter {
         best("fewest-changes", among: transit, { Int64(s($0).rides) })
         best("least-walking", among: transit, { Int64(s($0).walkMeters.rounded()) })
         if !arriveBy { best("earliest-departure", among: transit, dep) }
-        let order = ["walk-only", "earliest-arrival", "latest-departure", "fastest", "fewest-changes", "least-walking",
+        let order = ["recommended", "walk-only", "earliest-arrival", "latest-departure", "fastest", "fewest-changes", "least-walking",
                      "earliest-departure"]
         return all.map { i in
             var out = order.filter { labels[i].contains($0) }

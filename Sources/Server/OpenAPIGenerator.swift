@@ -95,7 +95,7 @@ public enum OpenAPIGenerator {
             "seconds": integer, "aboardSeconds": integer, "outsideSeconds": integer, "changes": integer, "gapSeconds": integer])
         let itinerary = object(["labels", "recommended", "departure", "arrival", "durationSeconds", "rides", "summary", "legs", "map"], [
             "labels": ["type": "array", "items": ["type": "string", "description": .string(
-                "walk-only, earliest-arrival, latest-departure, fastest, fewest-changes, least-walking, earliest-departure, "
+                "recommended, walk-only, earliest-arrival, latest-departure, fastest, fewest-changes, least-walking, earliest-departure, "
                 + "later-departure, earlier-arrival, alternative, or a trade-off name:value (leaves-later, leaves-earlier, "
                 + "longer-ride, more-waiting: seconds; more-changes: changes), as the routing model defines them")]],
             "recommended": boolean, "modelFirst": boolean, "inModelAnswer": boolean, "riderCost": riderCost,

@@ -11,6 +11,9 @@ enum RiderFilterCases {
         .init(file: "bydgoszcz-2020.zip", from: "stop:8055", to: "stop:10087", at: "2020-06-02T07:30:00", arriveBy: true,
               why: "Arrive by 07:30: the 03:30 night bus that saves one change is not shown; "
                   + "earlier departures say how much earlier they leave."),
+        .init(file: "bydgoszcz-2020.zip", from: "stop:9031", to: "stop:7059", at: "2020-06-02T07:30:00", arriveBy: true,
+              why: "Arrive by 07:30: a night bus at 03:55 with no change is within the limit, so it is kept; "
+                  + "its label says why and at what price (\"fewest changes, leaves 2 h 50 min earlier\")."),
         .init(file: "bydgoszcz-2020.zip", from: "stop:9012", to: "stop:8028", at: "2020-06-02T20:47:00",
               why: "An option leaving the same minute as the one before it is not \"later\"."),
         .init(file: "bart-2018.zip", from: "stop:DELN", to: "stop:19TH", at: "2018-06-05T20:55:00",

@@ -100,6 +100,7 @@ import TransitTesting
         }
         for i in o.indices {
             if has(i, "walk-only") != (s(i).rides == 0) { problems.append("option \(i + 1): walk-only") }
+            if has(i, "recommended") != (i == a.recommended && i != a.modelFirst) { problems.append("option \(i + 1): recommended") }
             if has(i, a.arriveBy ? "latest-departure" : "earliest-arrival") != (i == a.modelFirst) {
                 problems.append("option \(i + 1): the model's first label")
             }
