@@ -12,12 +12,12 @@ public struct PlanOption: Sendable {
     public var itinerary: Itinerary
     /// What sets it apart, each true of the shown options by the routing model's definition
     /// ("What a rider is shown"), in a fixed order: `recommended` (when that is not the
-    /// model's first), `walk-only`, `earliest-arrival`
-    /// (arrive-by: `latest-departure`), `fastest`, `fewest-changes`, `least-walking`,
-    /// `earliest-departure`; `later-departure` (arrive-by: `earlier-arrival`) when none of
-    /// those applies and it is true; then, for an option costing the rider more than the
-    /// recommended one, one trade-off `name:value` (`leaves-later:13800`, `more-changes:1`);
-    /// `alternative` when nothing else applies.
+    /// model's first), `walk-only`, `earliest-arrival` (arrive-by: `latest-departure`),
+    /// `fastest`, `fewest-changes`, `least-walking`, `earliest-departure`; `later-departure`
+    /// (arrive-by: `earlier-arrival`) when none of those applies and it is true; then, for
+    /// an option with rides costing the rider more than the recommended one, one trade-off
+    /// `name:value` (`leaves-later:13800`, `more-changes:1`); `alternative` when nothing
+    /// else applies.
     public var labels: [String]
     /// Part of the routing model's answer at the query time (not only a departure found in
     /// the window).
