@@ -88,7 +88,10 @@ public struct AnswerDocument: Decodable, Sendable, Equatable {
     }
 
     public var itineraries: [Itinerary]
+    /// The option the rider is recommended (the least rider's cost).
     public var recommended: Int
+    /// The routing model's first itinerary (absent from servers that predate the rider's filter).
+    public var modelFirst: Int?
     public var notices: [Notice]
     public var query: Query
 

@@ -40,6 +40,7 @@ extension AnswerDocument {
             return Itinerary(legs: legs, labels: o.labels, summary: summary, map: Map(features: features))
         }
         recommended = a.recommended
+        modelFirst = a.modelFirst
         notices = a.notices.map { Notice(code: $0.code.rawValue, message: $0.message) }
         query = Query(time: iso(a.result.time), timeZone: a.result.timeZone, arriveBy: a.arriveBy)
     }

@@ -7,8 +7,10 @@ import TransitModel
 /// The JSON shape of plan answers and errors, shared by `transit plan --json`, its batch
 /// mode and the HTTP API: one place decides it, so they cannot drift apart.
 ///
-/// Answer: `{"itineraries": [...], "recommended": i, "notices": [...], "query": {...}, "error": null}`;
+/// Answer: `{"itineraries": [...], "recommended": i, "modelFirst": j, "notices": [...], "query": {...}, "error": null}`
+/// (`recommended`: the rider's choice; `modelFirst`: the routing model's first itinerary);
 /// each itinerary has `labels`, `departure`, `arrival`, `durationSeconds`, `rides`,
+/// `inModelAnswer`, `modelFirst`, `riderCost` (the rider's cost and its parts),
 /// `summary`, `legs` (the steps) and `map` (a GeoJSON FeatureCollection drawn from the
 /// same legs). Error: `{"itineraries": [], "error": {"code", "message", "details"}}`.
 public enum PlanAnswerJSON {
@@ -67,8 +69,11 @@ public enum PlanAnswerJSON {
             w.endArray()
         }
         w.key("itineraries"); w.beginArray()
-        for (i, o) in a.options.enumerated() { itinerary(o, zone, recommended: i == a.recommended, into: &w) }
+        for (i, o) in a.options.enumerated() {
+            itinerary(o, zone, recommended: i == a.recommended, modelFirst: i == a.modelFirst, into: &w)
+        }
         w.endArray()
+        w.field("modelFirst", a.modelFirst)
         w.key("notices"); w.beginArray()
         for n in a.notices { w.beginObject(); w.field("code", n.code.rawValue); w.field("message", n.message); w.endObject() }
         w.endArray()
@@ -120,13 +125,14 @@ public enum PlanAnswerJSON {
         w.beginObject(); placeFields(p, &w); w.endObject()
     }
 
-    static func itinerary(_ o: PlanOption, _ zone: ZoneOffsets, recommended: Bool, into w: inout JSONWriter) {
+    static func itinerary(_ o: PlanOption, _ zone: ZoneOffsets, recommended: Bool, modelFirst: Bool, into w: inout JSONWriter) {
         let it = o.itinerary
         let s = it.summary
         w.beginObject()
         w.key("arrival"); time(s.arrival, zone, &w)
         w.key("departure"); time(s.departure, zone, &w)
         w.field("durationSeconds", s.durationSeconds)
+        w.field("inModelAnswer", o.inModelAnswer)
         w.key("labels"); w.beginArray()
         for l in o.labels { w.string(l) }
         w.endArray()
@@ -134,7 +140,16 @@ public enum PlanAnswerJSON {
         for leg in it.legs { self.leg(leg, zone, &w) }
         w.endArray()
         w.key("map"); ItineraryMap(it).writeGeoJSON(&w)
+        w.field("modelFirst", modelFirst)
         w.field("recommended", recommended)
+        let c = o.riderCost
+        w.key("riderCost"); w.beginObject()
+        w.field("aboardSeconds", c.aboardSeconds)
+        w.field("changes", c.changes)
+        w.field("gapSeconds", c.gapSeconds)
+        w.field("outsideSeconds", c.outsideSeconds)
+        w.field("seconds", c.seconds)
+        w.endObject()
         w.field("rides", s.rides)
         w.key("summary"); w.beginObject()
         w.key("arrival"); time(s.arrival, zone, &w)

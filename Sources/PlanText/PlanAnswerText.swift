@@ -45,7 +45,8 @@ public enum PlanAnswerText {
         }
         line()
         let it = doc.itineraries[chosen], j = journeys[chosen]
-        line("Steps of option \(chosen + 1)" + (chosen == doc.recommended ? " (\(q.arriveBy ? "latest departure" : "earliest arrival"))" : "") + ":")
+        line("Steps of option \(chosen + 1)" + (chosen == (doc.modelFirst ?? doc.recommended) ? " (\(q.arriveBy ? "latest departure" : "earliest arrival"))"
+                                                : chosen == doc.recommended ? " (recommended)" : "") + ":")
         var steps = zip(it.legs, j.steps).map { (times.clock($0.1.start), colour ? badge($0.0) : $0.0.instruction) }
         steps.append((times.clock(j.end), "Arrive"))
         let numberWidth = String(steps.count).count, timeWidth = steps.map(\.0.count).max()!
@@ -139,8 +140,23 @@ public enum PlanAnswerText {
         case "earliest-departure": return "leaves first"
         case "later-departure": return "later"
         case "earlier-arrival": return "earlier"
-        default: return label.replacingOccurrences(of: "-", with: " ")
+        case "recommended": return "recommended"
+        case "alternative": return "alternative"
+        default: break
         }
+        // A trade-off `name:value` (the routing model's "What a rider is shown").
+        let parts = label.split(separator: ":", maxSplits: 1)
+        if parts.count == 2, let value = Int64(parts[1]) {
+            switch parts[0] {
+            case "leaves-later": return "leaves \(Words.duration(value)) later"
+            case "leaves-earlier": return "leaves \(Words.duration(value)) earlier"
+            case "more-changes": return "\(value) more change\(value == 1 ? "" : "s")"
+            case "more-waiting": return "\(Words.duration(value)) more walking and waiting"
+            case "longer-ride": return "\(Words.duration(value)) longer aboard"
+            default: break
+            }
+        }
+        return label.replacingOccurrences(of: "-", with: " ")
     }
 
     static func noun(_ mode: String) -> String { LegMode(rawValue: mode)?.noun ?? mode.lowercased() }

@@ -10,14 +10,20 @@ import TransitModel
 public struct PlanOption: Sendable {
     public var journey: Journey
     public var itinerary: Itinerary
-    /// What sets it apart, in a fixed order: `walk-only`, `earliest-arrival` (arrive-by:
-    /// `latest-departure`), `fastest`, `fewest-changes`, `least-walking`,
-    /// `earliest-departure`; `later-departure` (arrive-by: `earlier-arrival`) when nothing
-    /// else does.
+    /// What sets it apart, each true of the shown options by the routing model's definition
+    /// ("What a rider is shown"), in a fixed order: `recommended` (when that is not the
+    /// model's first), `walk-only`, `earliest-arrival` (arrive-by: `latest-departure`),
+    /// `fastest`, `fewest-changes`, `least-walking`, `earliest-departure`; `later-departure`
+    /// (arrive-by: `earlier-arrival`) when none of those applies and it is true; then, for
+    /// an option with rides costing the rider more than the recommended one, one trade-off
+    /// `name:value` (`leaves-later:13800`, `more-changes:1`); `alternative` when nothing
+    /// else applies.
     public var labels: [String]
     /// Part of the routing model's answer at the query time (not only a departure found in
     /// the window).
     public var inModelAnswer: Bool
+    /// What it costs a rider (the routing model's rider's cost).
+    public var riderCost: RiderCost
 }
 
 /// Something the rider should know about an answer that still has itineraries.
@@ -41,9 +47,12 @@ public struct PlanNotice: Sendable, Equatable {
 /// by departure, with the routing model's first itinerary marked.
 public struct PlanAnswer: Sendable {
     public var options: [PlanOption]
-    /// Index in `options` of the model's first itinerary: the earliest arrival, fewer rides
-    /// breaking a tie, less walking breaking that (arrive-by: the latest departure).
+    /// Index in `options` of the option a rider is recommended: the least rider's cost
+    /// (ties: the model's first, then the earlier arrival, arrive-by: later departure).
     public var recommended: Int
+    /// Index in `options` of the model's first itinerary: the earliest arrival, fewer rides
+    /// breaking a tie, less walking breaking that (arrive-by: the latest departure). Always shown.
+    public var modelFirst: Int
     public var notices: [PlanNotice]
     /// The model's answer at the query time, and the query's zone, instant, places and parameters.
     public var result: PlanResult
@@ -84,13 +93,20 @@ extension JourneyPlanner {
     /// `NO_STOP_NEARBY` (the request's own walking limit or wheelchair filter leaves no
     /// stop), `OUTSIDE_SERVICE_PERIOD`, `NO_CONNECTION`, `BAD_PARAMETER`, `UNKNOWN_STOP`, …)
     /// with a sentence and details. Nothing is thrown.
-    public func answer(_ query: PlanQuery, numItineraries: Int = JourneyPlanner.defaultItineraries) -> PlanOutcome {
-        do throws(PlanError) { return .itineraries(try itineraries(query, numItineraries: numItineraries)) } catch {
+    ///
+    /// `riderFilter` false (`transit plan --batch`, the model's own answer): nothing is dropped
+    /// for its cost and the model's first is the recommended option; the labels keep their
+    /// definitions.
+    public func answer(_ query: PlanQuery, numItineraries: Int = JourneyPlanner.defaultItineraries,
+                       riderFilter: Bool = true) -> PlanOutcome {
+        do throws(PlanError) {
+            return .itineraries(try itineraries(query, numItineraries: numItineraries, riderFilter: riderFilter))
+        } catch {
             return .noItinerary(error)
         }
     }
 
-    private func itineraries(_ query: PlanQuery, numItineraries: Int) throws(PlanError) -> PlanAnswer {
+    private func itineraries(_ query: PlanQuery, numItineraries: Int, riderFilter: Bool) throws(PlanError) -> PlanAnswer {
         let count = PlanRequestParameters.numItineraries.integerRange, minutes = PlanRequestParameters.window.integerRange
         guard count.contains(numItineraries) else {
             throw PlanError(.badParameter, "numItineraries is \(numItineraries): allowed are \(PlanRequestParameters.numItineraries.rangeWords!)",
@@ -206,42 +222,26 @@ extension JourneyPlanner {
             let a = chosen[$0].journey, b = chosen[$1].journey
             return (a.departure, a.arrival, a.rides) < (b.departure, b.arrival, b.rides)
         }
-        let journeys = order.map { chosen[$0] }
-        var options = journeys.map { c in
-            PlanOption(journey: c.journey, itinerary: itinerary(c.journey, in: model), labels: [], inModelAnswer: c.model)
+        // The rider's filter: what is shown and recommended, and the labels (the model's
+        // answer above is left as it is).
+        let ranked = order.map { i in
+            let c = chosen[i]
+            let cost = RiderCost(c.journey, time: model.time, arriveBy: query.arriveBy, window: window)
+            return RiderFilter.Candidate(option: PlanOption(journey: c.journey, itinerary: itinerary(c.journey, in: model), labels: [],
+                                                            inModelAnswer: c.model, riderCost: cost),
+                                         modelFirst: c.model && c.journey == first, cost: cost)
         }
-        let recommended = options.firstIndex { $0.journey == first }!
-        label(&options, recommended: recommended, arriveBy: query.arriveBy)
-        return PlanAnswer(options: options, recommended: recommended, notices: notices, result: model, arriveBy: query.arriveBy,
+        let shown = riderFilter ? RiderFilter.shown(ranked) : ranked
+        let recommended = riderFilter ? RiderFilter.recommended(shown, arriveBy: query.arriveBy) : shown.firstIndex { $0.modelFirst }!
+        let tz = zone(model.timeZone)
+        let labels = RiderFilter.labels(shown, recommended: recommended, arriveBy: query.arriveBy, window: window) {
+            Int64(tz.secondsFromGMT(for: Date(timeIntervalSince1970: Double($0))))
+        }
+        var options = shown.map { $0.option }
+        for i in options.indices { options[i].labels = labels[i] }
+        return PlanAnswer(options: options, recommended: recommended, modelFirst: shown.firstIndex { $0.modelFirst }!,
+                          notices: notices, result: model, arriveBy: query.arriveBy,
                           window: window, numItineraries: numItineraries, modes: query.modes, wheelchair: query.wheelchair)
-    }
-
-    /// Gives each option what sets it apart (see `PlanOption.labels`).
-    private func label(_ options: inout [PlanOption], recommended: Int, arriveBy: Bool) {
-        var labels = Array(repeating: Set<String>(), count: options.count)
-        let all = Array(options.indices)
-        let transit = all.filter { options[$0].journey.rides > 0 }
-        for i in all where options[i].journey.rides == 0 { labels[i].insert("walk-only") }
-        labels[recommended].insert(arriveBy ? "latest-departure" : "earliest-arrival")
-        func summary(_ i: Int) -> ItinerarySummary { options[i].itinerary.summary }
-        // The best by `key`, ties broken as the model orders (earlier arrival, arrive-by:
-        // later departure; then fewer rides); labelled only when it beats some other
-        // option outright.
-        func tie(_ i: Int) -> Double { Double(arriveBy ? -summary(i).departure : summary(i).arrival) }
-        func best(_ name: String, among: [Int], _ key: (Int) -> Double, always: Bool = false) {
-            guard let b = among.min(by: { (key($0), tie($0), summary($0).rides) < (key($1), tie($1), summary($1).rides) }) else { return }
-            if always || among.contains(where: { key($0) > key(b) }) { labels[b].insert(name) }
-        }
-        best("fastest", among: all, { Double(summary($0).durationSeconds) }, always: true)
-        best("fewest-changes", among: transit, { Double(summary($0).rides) })
-        best("least-walking", among: transit, { summary($0).walkMeters.rounded() })
-        if !arriveBy { best("earliest-departure", among: transit, { Double(summary($0).departure) }) }
-        let order = ["walk-only", "earliest-arrival", "latest-departure", "fastest", "fewest-changes", "least-walking",
-                     "earliest-departure"]
-        for i in all {
-            options[i].labels = order.filter { labels[i].contains($0) }
-            if options[i].labels.isEmpty { options[i].labels = [arriveBy ? "earlier-arrival" : "later-departure"] }
-        }
     }
 
     /// The local service date D of a result's query instant.

@@ -90,8 +90,15 @@ public enum OpenAPIGenerator {
         let summary = object(["departure", "arrival", "durationSeconds", "walkMeters", "walkSeconds", "rides", "changes", "waitingSeconds", "modes"], [
             "departure": iso, "arrival": iso, "durationSeconds": integer, "walkMeters": num, "walkSeconds": integer,
             "rides": integer, "changes": integer, "waitingSeconds": integer, "modes": array(["enum": modes])])
+        // The rider's cost (docs/routing-model.md, "What a rider is shown") and its parts.
+        let riderCost = object(["seconds", "aboardSeconds", "outsideSeconds", "changes", "gapSeconds"], [
+            "seconds": integer, "aboardSeconds": integer, "outsideSeconds": integer, "changes": integer, "gapSeconds": integer])
         let itinerary = object(["labels", "recommended", "departure", "arrival", "durationSeconds", "rides", "summary", "legs", "map"], [
-            "labels": array(string), "recommended": boolean,
+            "labels": ["type": "array", "items": ["type": "string", "description": .string(
+                "recommended, walk-only, earliest-arrival, latest-departure, fastest, fewest-changes, least-walking, earliest-departure, "
+                + "later-departure, earlier-arrival, alternative, or a trade-off name:value (leaves-later, leaves-earlier, "
+                + "longer-ride, more-waiting: seconds; more-changes: changes), as the routing model defines them")]],
+            "recommended": boolean, "modelFirst": boolean, "inModelAnswer": boolean, "riderCost": riderCost,
             "departure": iso, "arrival": iso, "durationSeconds": integer, "rides": integer,
             "summary": ref("Summary"), "legs": ["type": "array", "minItems": 1, "items": ref("Leg")], "map": ref("FeatureCollection")])
         let notice = object(["code", "message"], ["code": string, "message": string])
@@ -103,7 +110,10 @@ public enum OpenAPIGenerator {
         }
         let planAnswer = object(["itineraries", "recommended", "notices", "query", "feeds"], [
             "itineraries": ["type": "array", "items": ref("Itinerary"), "minItems": 1],
-            "recommended": ["type": "integer", "minimum": 0],
+            "recommended": ["type": "integer", "minimum": 0,
+                            "description": "The option a rider is recommended: the least rider's cost (routing model, \"What a rider is shown\")."],
+            "modelFirst": ["type": "integer", "minimum": 0,
+                           "description": "The routing model's first itinerary: the earliest arrival (arrive-by: the latest departure)."],
             "notices": array(ref("Notice")),
             "query": object(["from", "to", "time", "timeZone", "arriveBy", "window", "numItineraries", "wheelchair", "parameters"], [
                 "from": latLon, "to": latLon,

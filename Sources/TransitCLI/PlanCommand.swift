@@ -346,7 +346,8 @@ struct PlanCommand: ParsableCommand {
             let out: String
             do throws(PlanError) {
                 let (query, n) = try PlanBatch.query(line)
-                out = PlanAnswerJSON.answer(try planner.answer(query, numItineraries: n).get())
+                // The model's answer, as the reference comparison reads it: no rider's filter.
+                out = PlanAnswerJSON.answer(try planner.answer(query, numItineraries: n, riderFilter: false).get())
             } catch { out = PlanAnswerJSON.encode(PlanAnswerJSON.error(error)) }
             FileHandle.standardOutput.write(Data((out + "\n").utf8))
         }

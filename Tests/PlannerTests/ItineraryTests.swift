@@ -77,10 +77,11 @@ import TransitTesting
         #expect(Set(keys).count == keys.count, "duplicates")
         #expect(o.allSatisfy { !$0.labels.isEmpty })
         let first = try #require(a.result.journeys.first)
-        let rec = o[a.recommended].journey
+        let rec = o[a.modelFirst].journey
         #expect(rec.departure == first.departure && rec.arrival == first.arrival && rec.rides == first.rides)
-        #expect(o[a.recommended].labels.contains(a.arriveBy ? "latest-departure" : "earliest-arrival"))
-        #expect(o.filter { $0.labels.contains("fastest") }.count == 1)
+        #expect(o[a.modelFirst].labels.contains(a.arriveBy ? "latest-departure" : "earliest-arrival"))
+        #expect(o[a.recommended].riderCost.seconds == o.map(\.riderCost.seconds).min(), "recommended: the least rider's cost")
+        #expect(o.filter { $0.labels.contains("fastest") }.count <= 1)
         if let walk = o.first(where: { $0.journey.rides == 0 }) {
             #expect(walk.labels.contains("walk-only"))
             for t in o where t.journey.rides > 0 {

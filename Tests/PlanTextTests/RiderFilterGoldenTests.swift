@@ -1,0 +1,100 @@
+import FeedNetwork
+import Foundation
+import GTFS
+import PlanJSON
+import Planner
+import PlanText
+import Testing
+import Timetable
+import TransitModel
+import TransitTesting
+
+/// The rider's filter (docs/routing-model.md, "What a rider is shown") on the cases a rider
+/// saw, on real feeds: the text a rider reads, then each shown option's cost and the
+/// model's journeys that are not shown, with their cost and the limit they are over;
+/// compared with `Tests/Golden/rider-filter.txt`. A difference fails; to change it on
+/// purpose, run with `TRANSIT_RECORD_GOLDEN=1` and review the diff.
+@Suite(.serialized) struct RiderFilterGoldenTests {
+    struct Trip: Sendable {
+        let file: String
+        let from: String
+        let to: String
+        let at: String
+        var arriveBy = false
+        /// The case it shows.
+        let why: String
+    }
+
+    static let trips: [Trip] = RiderFilterCases.trips
+
+    @Test("the seen cases: what is shown, recommended and labelled matches the recorded text")
+    func golden() throws {
+        var planners: [String: (JourneyPlanner, FeedSnapshot)] = [:]
+        var text = ""
+        for trip in Self.trips {
+            if planners[trip.file] == nil {
+                let (snapshot, _) = try SnapshotSink.load(path: FeedFixtures.feed(trip.file), feedId: String(trip.file.dropLast(4)))
+                planners[trip.file] = (JourneyPlanner(network: try TimetableBuilder.build(snapshot)), snapshot)
+            }
+            let (planner, snapshot) = planners[trip.file]!
+            text += "# \(trip.why)\n"
+            text += "$ transit plan --gtfs \(trip.file) \(trip.from) \(trip.to) \(trip.arriveBy ? "--arrive-by" : "--at") \(trip.at)\n"
+            let query = PlanQuery(from: Place.parse(trip.from)!, to: Place.parse(trip.to)!, time: QueryTime.parse(trip.at)!,
+                                  arriveBy: trip.arriveBy)
+            func name(_ p: String) -> String {
+                guard case .stop(let feed, let id)? = Place.parse(p), let i = try? planner.resolveStop(feed, id) else { return p }
+                return snapshot.stops[i.index].name
+            }
+            switch planner.answer(query) {
+            case .itineraries(let answer):
+                let doc = AnswerDocument(answer)
+                #expect(try AnswerDocument.read(PlanAnswerJSON.answerBytes(answer)) == doc, "\(trip.from) → \(trip.to)")
+                text += PlanAnswerText.render(doc, from: name(trip.from), to: name(trip.to))
+                text += Self.costs(answer)
+            case .noItinerary(let error):
+                text += "error: \(error.code.rawValue): \(error.message)\n"
+            }
+            text += "\n"
+        }
+        let url = GoldenItineraryTests.goldenDirectory.appendingPathComponent("rider-filter.txt")
+        if ProcessInfo.processInfo.environment["TRANSIT_RECORD_GOLDEN"] != nil {
+            try Data(text.utf8).write(to: url)
+            return
+        }
+        let recorded = try #require(try? String(contentsOf: url, encoding: .utf8),
+                                    "no golden file \(url.path): record it with TRANSIT_RECORD_GOLDEN=1")
+        if recorded != text {
+            let a = recorded.split(separator: "\n", omittingEmptySubsequences: false)
+            let b = text.split(separator: "\n", omittingEmptySubsequences: false)
+            let line = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)
+            Issue.record("""
+                rider-filter.txt differs at line \(line + 1):
+                  recorded: \(line < a.count ? String(a[line]) : "(end)")
+                  now:      \(line < b.count ? String(b[line]) : "(end)")
+                """)
+        }
+    }
+
+    /// Each shown option's rider's cost, which is recommended and which is the model's
+    /// first, then the model's journeys not shown with their cost against the limit.
+    static func costs(_ a: PlanAnswer) -> String {
+        let zone = TimeZone(identifier: a.result.timeZone)!
+        func clock(_ t: Int64) -> String { ItineraryText.clock(t, zone) }
+        var out = "Rider's cost:"
+        for (i, o) in a.options.enumerated() {
+            var marks: [String] = []
+            if i == a.recommended { marks.append("recommended") }
+            if i == a.modelFirst { marks.append("model's first") }
+            out += " \(i + 1): \(Words.duration(o.riderCost.seconds))" + (marks.isEmpty ? "" : " (\(marks.joined(separator: ", ")))")
+            out += i == a.options.count - 1 ? "\n" : ";"
+        }
+        let limit = RiderCost.limit(best: a.options.map(\.riderCost.seconds).min()!)
+        for j in a.result.journeys where !a.options.contains(where: { $0.journey == j }) {
+            let cost = RiderCost(j, time: a.result.time, arriveBy: a.arriveBy, window: a.window)
+            out += "Not shown: \(clock(j.departure)) → \(clock(j.arrival)), \(j.rides) ride\(j.rides == 1 ? "" : "s"), "
+                + "cost \(Words.duration(cost.seconds))"
+                + (cost.limitedSeconds > limit ? " over the limit of \(Words.duration(limit))\n" : ", not faster than walking\n")
+        }
+        return out
+    }
+}
