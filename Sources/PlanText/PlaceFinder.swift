@@ -50,10 +50,10 @@ public struct NamedPlace: Sendable, Equatable {
     /// "6 stops; tram 2, 8, 10; bus 31N, 33N, 57 and 7 more": what a person tells two
     /// places of one name apart by (rails before buses, three names a mode), and the
     /// `distinction` when that is not enough.
-    public var detail: String { routes + (distinction.map { "; " + $0 } ?? "") }
+    public var detail: String { routeSummary + (distinction.map { "; " + $0 } ?? "") }
 
     /// The stop count and the routes, by mode.
-    public var routes: String {
+    public var routeSummary: String {
         var seen = Set<String>(), byMode: [(mode: String, names: [String])] = []
         for s in stops {
             for r in s.routes where seen.insert(r.mode + " " + r.name).inserted {
@@ -127,7 +127,7 @@ public enum PlaceFinder {
     static func distinguished(_ places: [NamedPlace]) -> [NamedPlace] {
         var places = places
         var groups: [String: [Int]] = [:]
-        for (i, p) in places.enumerated() { groups[p.name + "\u{1}" + p.routes, default: []].append(i) }
+        for (i, p) in places.enumerated() { groups[p.name + "\u{1}" + p.routeSummary, default: []].append(i) }
         for rows in groups.values where rows.count > 1 {
             let members = rows.map { places[$0] }
             let lat = members.map(\.centre.latitude).reduce(0, +) / Double(members.count)
