@@ -1,18 +1,19 @@
 import Timetable
 import TransitModel
 
-/// How busy each stop is: its departures on its feed's typical day, what puts the main
-/// station before a halt of a similar name in a list of stops found by name.
+/// How busy each stop is: the trips calling there on its feed's typical day, what puts a
+/// busy station before a halt of a similar name in a list of stops found by name.
 ///
 /// A feed's typical day is the day on which the most of its trips run (a weekday, for
-/// most feeds: one fixed day, so counts compare within a feed). A departure is a trip
-/// leaving a stop where boarding is allowed, not at its last stop (nobody leaves a
-/// terminus on the trip that ends there). Counted once, when the search is built.
+/// most feeds: one fixed day, so counts compare within a feed). A call is a trip
+/// stopping where boarding or alighting is allowed: a terminus counts the trips that
+/// end there as well as those that leave (departures alone would halve every terminus).
+/// Counted once, when the search is built.
 struct StopImportance: Sendable {
     /// Feed -> its typical day (days since `Timetable.firstDay`), or -1 when nothing runs.
     let typicalDay: [Int]
-    // Stop -> departures on its feed's typical day (stations: 0; the search adds their platforms').
-    let departures: [Int32]
+    // Stop -> calls on its feed's typical day (stations: 0; the search adds their platforms').
+    let calls: [Int32]
 
     init(_ tt: Timetable, _ snapshot: FeedSnapshot) {
         let feedCount = max(1, snapshot.feedIds.count)
@@ -28,14 +29,15 @@ struct StopImportance: Sendable {
             guard let top = days.max(), top > 0 else { return -1 }
             return days.firstIndex(of: top)!
         }
-        var departures = [Int32](repeating: 0, count: tt.stopCount)
+        var calls = [Int32](repeating: 0, count: tt.stopCount)
         for r in 0..<tt.routeCount where trips(r) > 0 {
             let day = typicalDay[feed(r)]
             guard day >= 0, tt.serviceRuns(tt.routeService[r], day: day) else { continue }
-            let first = Int(tt.routeStopOffsets[r]), last = Int(tt.routeStopOffsets[r + 1]) - 1
-            for i in first..<max(first, last) where tt.routeCanBoard[i] { departures[tt.routeStops[i].index] += Int32(trips(r)) }
+            for i in Int(tt.routeStopOffsets[r])..<Int(tt.routeStopOffsets[r + 1]) where tt.routeCanBoard[i] || tt.routeCanAlight[i] {
+                calls[tt.routeStops[i].index] += Int32(trips(r))
+            }
         }
-        self.departures = departures
+        self.calls = calls
     }
 
     /// Where the trips leaving `stops` on the typical day go: the last stop most of them

@@ -88,17 +88,20 @@ public final class StopSearch: Sendable {
 
     // Stop -> the station that stands for it when both match, or -1.
     private let stopStation: [Int32]
-    // Stop -> departures on its feed's typical day (a station: its platforms'), for
+    // Stop -> trips calling on its feed's typical day (a station: at its platforms), for
     // putting busier stops first among equally good names.
-    private let stopDepartures: [Int32]
-    // Stop -> departures from every stop of its name in its feed (a platform: its
+    private let stopCalls: [Int32]
+    // Stop -> calls at every stop of its name in its feed (a platform: its
     // station's): a place of several poles ranks as the place, and its poles stay together.
-    private let placeDepartures: [Int32]
+    private let placeCalls: [Int32]
     // Stop -> index of its name in `names`, or -1 (not findable, or a name with no words).
     private let stopName: [Int32]
     // A whole query (its folded words, space-separated) -> the stops it names by code,
     // id or initials, with how (an `AliasKind`).
     private let aliases: [String: [Alias]]
+    // Initials of two to six consecutive significant words of a name -> those words
+    // (space-separated), each run once: "sf" -> "san francisco".
+    private let runInitials: [String: [String]]
     // Stop -> its place in stop id order (ties broken without comparing strings).
     private let stopIdRank: [Int32]
 
@@ -117,18 +120,18 @@ public final class StopSearch: Sendable {
         let served = timetable.stopsWithService(routes: routes)
         var findable = [Bool](repeating: false, count: n)
         var station = [Int32](repeating: -1, count: n)
-        var departures = importance.departures
+        var calls = importance.calls
         for s in 0..<n where served[s] {
             findable[s] = true
             let p = Int(stops[s].parent)
             if p >= 0 && stops[p].locationType == 1 {
                 findable[p] = true
                 station[s] = Int32(p)
-                departures[p] += importance.departures[s]
+                calls[p] += importance.calls[s]
             }
         }
         stopStation = station
-        stopDepartures = departures
+        stopCalls = calls
         var rank = [Int32](repeating: 0, count: n)
         for (r, s) in stops.indices.sorted(by: { (stops[$0].stopId, $0) < (stops[$1].stopId, $1) }).enumerated() { rank[s] = Int32(r) }
         stopIdRank = rank
@@ -170,9 +173,10 @@ public final class StopSearch: Sendable {
             let s = station[s] >= 0 ? Int(station[s]) : s
             return stopName[s] < 0 ? -1 - Int64(s) : Int64(stopName[s]) << 20 | Int64(stops[s].feed)
         }
-        for s in 0..<n where findable[s] && station[s] < 0 { byPlace[place(s), default: 0] += departures[s] }
-        placeDepartures = (0..<n).map { findable[$0] ? byPlace[place($0)] ?? 0 : 0 }
+        for s in 0..<n where findable[s] && station[s] < 0 { byPlace[place(s), default: 0] += calls[s] }
+        placeCalls = (0..<n).map { findable[$0] ? byPlace[place($0)] ?? 0 : 0 }
         aliases = Self.aliases(stops, findable: findable, names: names, nameStops: nameStopLists)
+        runInitials = Self.runInitials(names)
         (nameWordOffsets, nameWords) = Self.flatten(nameWordLists)
         (nameStopOffsets, nameStops) = Self.flatten(nameStopLists)
         self.wordIndex = wordIndex
@@ -254,6 +258,23 @@ public final class StopSearch: Sendable {
         for (a, b) in abbreviationPairs { out[a, default: []].append(b); out[b, default: []].append(a) }
         return out
     }()
+
+    /// Initials of runs of two to six consecutive significant words of each name, and the
+    /// runs they stand for.
+    static func runInitials(_ names: [String]) -> [String: [String]] {
+        var out: [String: Set<String>] = [:]
+        for name in names {
+            let w = words(name).filter { !minorWords.contains($0) && !$0.unicodeScalars.contains(where: isDigit) }
+            guard w.count >= 2 else { continue }
+            for start in 0..<(w.count - 1) {
+                for end in (start + 2)...min(w.count, start + 6) {
+                    let run = w[start..<end]
+                    out[String(String.UnicodeScalarView(run.compactMap(\.unicodeScalars.first))), default: []].insert(run.joined(separator: " "))
+                }
+            }
+        }
+        return out.mapValues { $0.sorted() }
+    }
 
     /// Whole queries naming a stop other than by its name's words: its stop_code, its
     /// stop_id, the initials of its name (three or more significant words).
@@ -340,8 +361,8 @@ public final class StopSearch: Sendable {
     private static let exact: Quality = 0, prefix: Quality = 1, none: Quality = .max
 
     /// Stops whose name matches every word of `query`, best first (see `StopMatch.score`;
-    /// among equals the busier place (`placeDepartures`), the busier stop (`departures`),
-    /// the shorter name, the stop id).
+    /// among equals the busier place (`placeCalls`), the shorter name, the busier stop
+    /// (`calls`), the stop id).
     /// `feed`: only that feed's stops. An empty query finds nothing.
     public func search(_ query: String, feed: Int32? = nil, limit: Int = 10) -> [StopMatch] {
         guard limit > 0 else { return [] }
@@ -377,6 +398,8 @@ public final class StopSearch: Sendable {
     /// scored 3/8 of what the shorter query scores, below any match of every word.
     private func fallback(_ q: [String], _ head: String, feed: Int32?) -> [Hit] {
         func scaled(_ hits: [Hit], _ via: AliasKind) -> [Hit] { hits.map { ($0.stop, $0.score * 3 / 8, $0.name, via) } }
+        let expanded = initialsExpanded(q, feed: feed)
+        if !expanded.isEmpty { return expanded }
         let plain = q.filter { !Self.stationWords.contains($0) }
         if !plain.isEmpty && plain.count < q.count {
             let found = hits(plain, feed: feed)
@@ -391,6 +414,33 @@ public final class StopSearch: Sendable {
             if found.isEmpty && !rest.isEmpty && rest.count < part.count { found = hits(rest, feed: feed) }
             for h in scaled(found, .part) {
                 if let b = best[h.stop] { if h.score > b.score { best[h.stop] = h } } else { best[h.stop] = h; order.append(h.stop) }
+            }
+        }
+        return order.map { best[$0]! }
+    }
+
+    /// Query words no name has, read as the initials of words of a name ("SF airport":
+    /// San Francisco International Airport): each such word replaced by the words it
+    /// stands for (at most 8 readings of the whole query), scored as typed out but at
+    /// most 3 (the name was not typed whole).
+    private func initialsExpanded(_ q: [String], feed: Int32?) -> [Hit] {
+        var readings: [[String]] = [[]]
+        var expanded = false
+        for w in q {
+            let known = wordIndex[w] != nil || (Self.abbreviations[w] ?? []).contains { wordIndex[$0] != nil }
+            if !known, let runs = runInitials[w] {
+                expanded = true
+                readings = readings.flatMap { r in runs.map { r + $0.split(separator: " ").map(String.init) } }.prefix(8).map { $0 }
+            } else {
+                readings = readings.map { $0 + [w] }
+            }
+        }
+        guard expanded else { return [] }
+        var best: [Int32: Hit] = [:], order: [Int32] = []
+        for r in readings {
+            for h in hits(Array(r.prefix(Self.maxQueryWords)), feed: feed) {
+                let hit: Hit = (h.stop, min(h.score, 3), h.name, .initials)
+                if let b = best[h.stop] { if hit.score > b.score { best[h.stop] = hit } } else { best[h.stop] = hit; order.append(h.stop) }
             }
         }
         return order.map { best[$0]! }
@@ -449,8 +499,8 @@ public final class StopSearch: Sendable {
     }
 
     /// The best `limit` of `found`, best first: a platform whose station is found too
-    /// left to the station; then by score, the place's departures, the stop's, name
-    /// length, stop id.
+    /// left to the station; then by score, the place's calls, name length (a place's
+    /// stops together), the stop's calls, stop id.
     private func ranked(_ found: [Hit], limit: Int) -> [StopMatch] {
         var found = found
         // A platform whose station matches too is the station's: list the station once.
@@ -464,12 +514,14 @@ public final class StopSearch: Sendable {
         // they come (one comparison with the worst kept, mostly) rather than sort them all.
         func better(_ a: Hit, _ b: Hit) -> Bool {
             if a.score != b.score { return a.score > b.score }
-            let pa = placeDepartures[Int(a.stop)], pb = placeDepartures[Int(b.stop)]
+            let pa = placeCalls[Int(a.stop)], pb = placeCalls[Int(b.stop)]
             if pa != pb { return pa > pb }
-            let da = stopDepartures[Int(a.stop)], db = stopDepartures[Int(b.stop)]
-            if da != db { return da > db }
+            // Places equally busy: the shorter name, and a place's stops together.
             let la = a.name >= 0 ? nameLength[Int(a.name)] : 0, lb = b.name >= 0 ? nameLength[Int(b.name)] : 0
             if la != lb { return la < lb }
+            if a.name != b.name { return a.name < b.name }
+            let da = stopCalls[Int(a.stop)], db = stopCalls[Int(b.stop)]
+            if da != db { return da > db }
             return stopIdRank[Int(a.stop)] < stopIdRank[Int(b.stop)]
         }
         var best: [Hit]
@@ -496,14 +548,14 @@ public final class StopSearch: Sendable {
 
     // MARK: Importance and distinctions
 
-    /// Departures from `stop` on its feed's typical day (a station: from its platforms):
-    /// what orders equally good matches.
-    public func departures(_ stop: StopIndex) -> Int { Int(stopDepartures[stop.index]) }
+    /// Trips calling at `stop` on its feed's typical day (a station: at its platforms):
+    /// what orders equally good matches (`StopImportance`).
+    public func calls(_ stop: StopIndex) -> Int { Int(stopCalls[stop.index]) }
 
-    /// Departures from all stops of `stop`'s name in its feed (a platform: its station's;
+    /// Trips calling at all stops of `stop`'s name in its feed (a platform: its station's;
     /// 0 for a stop the search never finds): the first key of "more important" among
-    /// equally good matches, before the stop's own `departures`.
-    public func placeDepartures(_ stop: StopIndex) -> Int { Int(placeDepartures[stop.index]) }
+    /// equally good matches, before the stop's own `calls`.
+    public func placeCalls(_ stop: StopIndex) -> Int { Int(placeCalls[stop.index]) }
 
     /// For each of `stops` (a result list), what tells it apart from the others of the
     /// same name in the list ("towards Fordon", "platform 2", "caltrain"), or nil when no

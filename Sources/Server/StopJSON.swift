@@ -34,14 +34,14 @@ enum StopJSON {
     }
 
     /// Stops found by name, best first: each with its score, how it was found when not by
-    /// its name, its departures on its feed's typical day (what ranks equals), and, when
+    /// its name, the trips calling there on its feed's typical day (what ranks equals), and, when
     /// another row has its name, what tells it apart: no two rows read the same.
     @_optimize(none)  // see TransitAPI: the optimizer takes minutes on this glue
     static func found(_ served: ServedTimetable, _ found: [StopMatch]) -> [[String: Any]] {
         let search = served.stops
         let tells = search.distinctions(found.map(\.stop))
         return zip(found, tells).map { m, tell in
-            var extra: [String: Any] = ["score": (m.score * 1000).rounded() / 1000, "departures": search.departures(m.stop)]
+            var extra: [String: Any] = ["score": (m.score * 1000).rounded() / 1000, "callsPerDay": search.calls(m.stop)]
             if let by = m.foundBy { extra["foundBy"] = by }
             if let tell { extra["distinction"] = tell }
             return stop(served, m.stop, extra: extra)

@@ -10,7 +10,7 @@ import TransitTesting
 
 /// What a rider finds by typing a place name, on real feeds, compared with
 /// `Tests/Golden/stop-search.txt`: per query, the stop search's rows as `/v1/stops` gives
-/// them (best first, with departures on the typical day, how each was found and what
+/// them (best first, with the trips calling on the typical day, how each was found and what
 /// tells rows of one name apart), then what `transit plan` makes of it (the place, or the
 /// choice it offers). A difference fails; to change the text on purpose, run with
 /// `TRANSIT_RECORD_GOLDEN=1` and review the diff.
@@ -18,7 +18,7 @@ import TransitTesting
     static let feeds: [(files: [String], queries: [String])] = [
         (["bart-2018.zip"], [
             // Codes and ids, initials, the airport by a plain word, words in any order.
-            "SFIA", "POWL", "sfia", "ccup", "airport", "Airport San Francisco", "San Francisco Intl Airport",
+            "SFIA", "POWL", "sfia", "ccup", "SF airport", "airport", "Airport San Francisco", "San Francisco Intl Airport",
             // "City, Station" and "Name station".
             "Oakland, 12th St", "Powell station", "San Francisco, Powell",
             // Stops of one name: what tells them apart.
@@ -78,7 +78,7 @@ import TransitTesting
             let st = snapshot.stops[m.stop.index]
             text += "  \(i + 1). \(st.name)" + (d.map { " [\($0)]" } ?? "")
                 + " — \(snapshot.feedIds[Int(st.feed)]) \(st.stopId), score \(String(format: "%g", (m.score * 1000).rounded() / 1000)), "
-                + "departures \(search.departures(m.stop)) (\(search.placeDepartures(m.stop)) at its place)" + (m.foundBy.map { ", by \($0)" } ?? "") + "\n"
+                + "\(search.calls(m.stop)) calls a day (\(search.placeCalls(m.stop)) at its place)" + (m.foundBy.map { ", by \($0)" } ?? "") + "\n"
         }
         text += "$ transit plan \"\(query)\" …\n"
         switch PlaceFinder.decide(PlaceFinder.group(PlaceFinder.candidates(search.search(query, limit: 30), network))) {

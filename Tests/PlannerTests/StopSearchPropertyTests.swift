@@ -9,7 +9,7 @@ import TransitTesting
 
 /// Properties of the stop search over every stop of real feeds: each stop is found by its
 /// name, its stop_code and its stop_id; no two rows of a list read the same; the first of
-/// equally good matches is the busiest place (departures from all stops of its name),
+/// equally good matches is the busiest place (trips calling at all stops of its name),
 /// and of that place the busiest stop.
 @Suite struct StopSearchPropertyTests {
     struct Feed: Sendable {
@@ -78,7 +78,7 @@ import TransitTesting
         if file.hasPrefix("bydgoszcz") || file.hasPrefix("vilnius") { #expect(told > 100) }
     }
 
-    @Test("best first: score, then the place's departures, then the stop's; the default is the busiest", arguments: files)
+    @Test("best first: score, then the place's calls, then the stop's; the default is the busiest", arguments: files)
     func busiestFirst(_ file: String) throws {
         let f = Self.feeds[file]!, snapshot = f.network.snapshot
         var queries = Set<String>()
@@ -94,9 +94,9 @@ import TransitTesting
                 #expect(a.score >= b.score, "\(file): \(q)")
                 if a.score == b.score {
                     // The busier place, then the busier stop of it.
-                    let pa = f.search.placeDepartures(a.stop), pb = f.search.placeDepartures(b.stop)
+                    let pa = f.search.placeCalls(a.stop), pb = f.search.placeCalls(b.stop)
                     #expect(pa >= pb, "\(file): \(q)")
-                    if pa == pb { #expect(f.search.departures(a.stop) >= f.search.departures(b.stop), "\(file): \(q)") }
+                    if pa == pb && a.matchedName == b.matchedName { #expect(f.search.calls(a.stop) >= f.search.calls(b.stop), "\(file): \(q)") }
                     compared += 1
                 }
             }
@@ -104,10 +104,10 @@ import TransitTesting
         #expect(compared > 50)
     }
 
-    /// The departures the search ranks by, counted again from the snapshot: trips of the
-    /// typical day leaving the stop (not at their last stop), frequencies expanded.
-    @Test("departures are the typical day's trips leaving the stop")
-    func departuresCounted() throws {
+    /// The calls the search ranks by, counted again from the snapshot: trips of the
+    /// typical day stopping there to board or alight.
+    @Test("calls are the typical day's trips stopping there to board or alight")
+    func callsCounted() throws {
         let f = Self.feeds["bydgoszcz-2020.zip"]!, tt = f.network.timetable
         // As read from the feed (the network keeps no stop times); stop indexes are the same.
         let (snapshot, _) = try SnapshotSink.load(path: FeedFixtures.feed("bydgoszcz-2020.zip"), feedId: "bydgoszcz")
@@ -123,16 +123,16 @@ import TransitTesting
         for t in snapshot.trips.indices where snapshot.services[Int(snapshot.trips[t].service)].runs(on: day) {
             let lo = Int(snapshot.tripStopTimes[t]), hi = Int(snapshot.tripStopTimes[t + 1])
             guard hi - lo >= 2 else { continue }
-            // pickup_type 1: no boarding there (the snapshot may keep no pickup types at all).
-            for k in lo..<(hi - 1) where k >= snapshot.stopTimePickup.count || snapshot.stopTimePickup[k] != 1 {
+            // pickup_type and drop_off_type 1: neither boarding nor alighting, no call.
+            for k in lo..<hi where snapshot.stopTimePickup[k] != 1 || snapshot.stopTimeDropOff[k] != 1 {
                 count[Int(snapshot.stopTimeStop[k])] += 1
             }
         }
         let main = snapshot.stops.indices.filter { snapshot.stops[$0].name == "Dworzec Główny" }
         #expect(main.count == 6)
-        for s in main { #expect(f.search.departures(StopIndex(s)) == count[s], "\(snapshot.stops[s].stopId)") }
+        for s in main { #expect(f.search.calls(StopIndex(s)) == count[s], "\(snapshot.stops[s].stopId)") }
         var differ = 0
-        for s in f.findable where f.search.departures(StopIndex(s)) != count[s] { differ += 1 }
+        for s in f.findable where f.search.calls(StopIndex(s)) != count[s] { differ += 1 }
         #expect(differ == 0)
     }
 }

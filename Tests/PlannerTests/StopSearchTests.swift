@@ -188,7 +188,7 @@ import TransitTesting
                 #expect(scores == scores.sorted(by: >))
             }
         }
-        // Among stops of one name, the busier first (departures on the typical day), then
+        // Among stops of one name, the busier first (trips calling on the typical day), then
         // by stop id.
         let snapshot = v.network.snapshot
         var checked = 0
@@ -197,7 +197,7 @@ import TransitTesting
             guard same.count >= 2 else { continue }
             checked += 1
             for (a, b) in zip(same, same.dropFirst()) {
-                let da = v.search.departures(a.stop), db = v.search.departures(b.stop)
+                let da = v.search.calls(a.stop), db = v.search.calls(b.stop)
                 #expect(da > db || (da == db && snapshot.stops[a.stop.index].stopId < snapshot.stops[b.stop.index].stopId), "\(name)")
             }
         }

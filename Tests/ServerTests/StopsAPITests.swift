@@ -62,8 +62,8 @@ struct StopsAPITests {
         // The busiest place first: Dworzec Wschód's seven poles lead "Dworzec".
         let dworzec = try server.request("/v1/stops?query=Dworzec&limit=10").json?["stops"] as? [[String: Any]] ?? []
         #expect(dworzec.first?["name"] as? String == "Dworzec Wschód", "\(dworzec.map(Self.reading))")
-        let departures = dworzec.compactMap { $0["departures"] as? Int }
-        #expect(departures.count == dworzec.count && departures.first == 352)
+        let calls = dworzec.compactMap { $0["callsPerDay"] as? Int }
+        #expect(calls.count == dworzec.count && calls == calls.sorted(by: >), "\(calls)")
         // Found by its code (sacramento's codes are its stop ids: "stop code" said first).
         let code = try server.request("/v1/stops?query=103").json?["stops"] as? [[String: Any]] ?? []
         #expect(code.first?["id"] as? String == "103" && code.first?["foundBy"] as? String == "stop code", "\(code.first ?? [:])")
