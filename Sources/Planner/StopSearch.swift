@@ -393,9 +393,10 @@ public final class StopSearch: Sendable {
         return found
     }
 
-    /// When no stop has every word: the query without its station words ("Millbrae
-    /// station"), else each comma-separated part on its own ("Bydgoszcz, Dworzec Główny");
-    /// scored 3/8 of what the shorter query scores, below any match of every word.
+    /// When no stop has every word: a word no name has read as initials ("SF airport",
+    /// `initialsExpanded`); else the query without its station words ("Millbrae
+    /// station"), else each comma-separated part on its own ("Bydgoszcz, Dworzec Główny"),
+    /// these two scored 3/8 of what the shorter query scores, below any match of every word.
     private func fallback(_ q: [String], _ head: String, feed: Int32?) -> [Hit] {
         func scaled(_ hits: [Hit], _ via: AliasKind) -> [Hit] { hits.map { ($0.stop, $0.score * 3 / 8, $0.name, via) } }
         let expanded = initialsExpanded(q, feed: feed)
