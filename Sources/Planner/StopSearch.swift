@@ -521,6 +521,8 @@ public final class StopSearch: Sendable {
             let la = a.name >= 0 ? nameLength[Int(a.name)] : 0, lb = b.name >= 0 ? nameLength[Int(b.name)] : 0
             if la != lb { return la < lb }
             if a.name != b.name { return a.name < b.name }
+            let fa = snapshot.stops[Int(a.stop)].feed, fb = snapshot.stops[Int(b.stop)].feed
+            if fa != fb { return fa < fb }
             let da = stopCalls[Int(a.stop)], db = stopCalls[Int(b.stop)]
             if da != db { return da > db }
             return stopIdRank[Int(a.stop)] < stopIdRank[Int(b.stop)]

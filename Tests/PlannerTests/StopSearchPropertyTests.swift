@@ -136,3 +136,24 @@ import TransitTesting
         #expect(differ == 0)
     }
 }
+
+/// Two feeds holding stops of the same names (one feed loaded twice under two ids, as a
+/// server holding last year's and this year's timetable would): the feed tells them apart.
+@Suite struct StopSearchTwoFeedsTests {
+    @Test("the same name in two feeds: the feed first, then what tells stops of one feed apart")
+    func twoFeeds() throws {
+        let path = try FeedFixtures.feed("bart-2018.zip")
+        let (a, _) = try SnapshotSink.load(path: path, feedId: "bart")
+        let (b, _) = try SnapshotSink.load(path: path, feedId: "bart-next")
+        let network = try TimetableBuilder.build(FeedSnapshot.merging([a, b]))
+        let search = StopSearch(network: network), snapshot = network.snapshot
+        func rows(_ q: String) -> [String] {
+            let found = search.search(q, limit: 10)
+            return zip(found, search.distinctions(found.map(\.stop))).map { "\(snapshot.stops[$0.0.stop.index].stopId) \($0.1 ?? "-")" }
+        }
+        #expect(rows("Powell St.") == ["POWL bart", "POWL bart-next"])
+        #expect(rows("MacArthur") == ["MCAR bart, towards Richmond", "MCAR_S bart, towards Millbrae",
+                                      "MCAR bart-next, towards Richmond", "MCAR_S bart-next, towards Millbrae"])
+        #expect(rows("macarthur").count == 4 && search.search("macarthur", feed: 1).count == 2)
+    }
+}
