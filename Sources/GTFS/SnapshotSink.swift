@@ -87,7 +87,8 @@ public final class SnapshotSink: GTFSRowSink {
                                         latitude: double(v, "stop_lat"), longitude: double(v, "stop_lon"),
                                         locationType: Int8(int(v, "location_type") ?? 0), parent: -1,
                                         platformCode: text(v, "platform_code"),
-                                        wheelchairBoarding: UInt8(int(v, "wheelchair_boarding") ?? 0)))
+                                        wheelchairBoarding: UInt8(int(v, "wheelchair_boarding") ?? 0),
+                                        stopCode: text(v, "stop_code")))
         case "routes":
             let agency = bytes(v, "agency_id").flatMap { agencyIndex.find($0) } ?? 0
             routeIndex.insert(bytes(v, "route_id")!)

@@ -1,6 +1,8 @@
+import FeedNetwork
 import Foundation
 import Geo
 import Planner
+import TransitModel
 
 /// A stop found by name, as the stop search (`StopSearch`, `GET /v1/stops?query=`) lists it.
 public struct StopCandidate: Sendable, Equatable {
@@ -26,6 +28,15 @@ public struct NamedPlace: Sendable, Equatable {
     public var feed: String
     public var stops: [StopCandidate]
     public var score: Double
+    /// What tells it from another place of the same name in the same list when `routes`
+    /// would read the same ("caltrain", "north", "stop 2033"); set by `PlaceFinder.group`.
+    public var distinction: String? = nil
+
+    /// The middle of its stops.
+    var centre: Coordinate {
+        Coordinate(latitude: stops.map(\.coordinate.latitude).reduce(0, +) / Double(stops.count),
+                   longitude: stops.map(\.coordinate.longitude).reduce(0, +) / Double(stops.count))
+    }
 
     /// What to plan from: the stop itself, or for several stops the middle of them (the
     /// planner walks from there to whichever serves the trip best).
@@ -37,8 +48,12 @@ public struct NamedPlace: Sendable, Equatable {
     }
 
     /// "6 stops; tram 2, 8, 10; bus 31N, 33N, 57 and 7 more": what a person tells two
-    /// places of one name apart by (rails before buses, three names a mode).
-    public var detail: String {
+    /// places of one name apart by (rails before buses, three names a mode), and the
+    /// `distinction` when that is not enough.
+    public var detail: String { routeSummary + (distinction.map { "; " + $0 } ?? "") }
+
+    /// The stop count and the routes, by mode.
+    public var routeSummary: String {
         var seen = Set<String>(), byMode: [(mode: String, names: [String])] = []
         for s in stops {
             for r in s.routes where seen.insert(r.mode + " " + r.name).inserted {
@@ -70,7 +85,27 @@ public enum PlaceFinder {
         case notFound(suggestions: [NamedPlace])
     }
 
-    /// Search results (best first) grouped into places, best first.
+    /// A stop search's matches as `transit plan` lists them: each stop's feed, id, name,
+    /// place, and the routes through it (a station: through its platforms).
+    public static func candidates(_ matches: [StopMatch], _ network: TransitNetwork) -> [StopCandidate] {
+        let tt = network.timetable, s = network.snapshot
+        return matches.map { m in
+            let st = s.stops[m.stop.index]
+            var members = [m.stop]
+            if st.locationType == 1 { members += network.stationChildren[m.stop] }
+            let routes = tt.sourceRoutes(through: members).map { source -> (mode: String, name: String) in
+                let r = s.routes[source.index]
+                return (LegMode(routeType: Int(r.type)).noun, r.shortName.flatMap { $0.isEmpty ? nil : $0 } ?? r.longName ?? r.routeId)
+            }
+            return StopCandidate(feed: s.feedIds[Int(st.feed)], id: st.stopId, name: st.name,
+                                 coordinate: network.coordinate(ofStop: m.stop) ?? Coordinate(latitude: 0, longitude: 0),
+                                 score: m.score, routes: routes)
+        }
+    }
+
+    /// Search results (best first) grouped into places, best first: by score, then in
+    /// the search's order (the busiest stop first among equals, so a place ranks as its
+    /// busiest stop). Places of one name whose details would read the same are told apart.
     public static func group(_ candidates: [StopCandidate]) -> [NamedPlace] {
         var places: [NamedPlace] = []
         for c in candidates {
@@ -82,7 +117,35 @@ public enum PlaceFinder {
                 places.append(NamedPlace(name: c.name, feed: c.feed, stops: [c], score: c.score))
             }
         }
-        return places.sorted { $0.score > $1.score }
+        let ranked = places.enumerated().sorted { ($0.element.score, -$0.offset) > ($1.element.score, -$1.offset) }.map(\.element)
+        return distinguished(ranked)
+    }
+
+    /// Sets `distinction` on places that would read the same (name and routes): the feed
+    /// when theirs differ, else where each lies from the middle of them ("north"), else
+    /// its first stop's id; the first of these that tells them all apart.
+    static func distinguished(_ places: [NamedPlace]) -> [NamedPlace] {
+        var places = places
+        var groups: [String: [Int]] = [:]
+        for (i, p) in places.enumerated() { groups[p.name + "\u{1}" + p.routeSummary, default: []].append(i) }
+        for rows in groups.values where rows.count > 1 {
+            let members = rows.map { places[$0] }
+            let lat = members.map(\.centre.latitude).reduce(0, +) / Double(members.count)
+            let lon = members.map(\.centre.longitude).reduce(0, +) / Double(members.count)
+            let middle = Coordinate(latitude: lat, longitude: lon)
+            let ways: [(NamedPlace) -> String?] = [
+                { $0.feed }, { Compass.direction(from: middle, to: $0.centre) }, { "stop \($0.stops[0].id)" },
+            ]
+            var parts = [[String]](repeating: [], count: rows.count)
+            for way in ways {
+                let values = members.map(way)
+                guard Set(values.map { $0 ?? "" }).count > 1 else { continue }
+                for i in rows.indices { if let v = values[i] { parts[i].append(v) } }
+                if Set(parts.map { $0.joined(separator: "\u{1}") }).count == rows.count { break }
+            }
+            for (i, row) in rows.enumerated() where !parts[i].isEmpty { places[row].distinction = parts[i].joined(separator: ", ") }
+        }
+        return places
     }
 
     /// One place when a single place has the best score, else the choice.

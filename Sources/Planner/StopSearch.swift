@@ -13,8 +13,11 @@ public struct StopMatch: Sendable, Equatable {
     public var score: Double
     /// The stop's name as the feed writes it.
     public var matchedName: String
-    public init(stop: StopIndex, score: Double, matchedName: String) {
-        self.stop = stop; self.score = score; self.matchedName = matchedName
+    /// How it was found when not by the words of its name: "stop code", "stop id",
+    /// "initials", "without a station word", "one part of the query"; nil by its name.
+    public var foundBy: String?
+    public init(stop: StopIndex, score: Double, matchedName: String, foundBy: String? = nil) {
+        self.stop = stop; self.score = score; self.matchedName = matchedName; self.foundBy = foundBy
     }
 }
 
@@ -34,6 +37,12 @@ public struct StopMatch: Sendable, Equatable {
 /// station stands for it (WMATA's "Gallery Place" station, not its four platforms).
 /// Entrances, nodes and boarding areas are never found.
 ///
+/// Beyond names: a query that is a stop's code, its id or its name's initials finds it;
+/// common abbreviations stand for their words ("So." south, "Intl" international); and
+/// when nothing has every word, "Millbrae station" or "Bydgoszcz, Dworzec Główny" is
+/// read without the station word, or part by part (the routing model's "Stop search").
+/// Among equally good matches the busiest place comes first (`StopImportance`).
+///
 /// Immutable after init: any number of searches may run at once.
 public final class StopSearch: Sendable {
     /// Characters of a query read; the rest is ignored (longer than nearly every stop name,
@@ -43,6 +52,8 @@ public final class StopSearch: Sendable {
     static let maxQueryWords = 64
 
     private let snapshot: FeedSnapshot
+    private let timetable: Timetable
+    private let importance: StopImportance
 
     // Distinct words, by word index: their folded scalars
     // (wordScalars[wordScalarOffsets[w] ..< wordScalarOffsets[w + 1]]), whether they hold a
@@ -77,9 +88,20 @@ public final class StopSearch: Sendable {
 
     // Stop -> the station that stands for it when both match, or -1.
     private let stopStation: [Int32]
-    // Stop -> distinct source routes through it (a station: through its platforms), for
+    // Stop -> trips calling on its feed's typical day (a station: at its platforms), for
     // putting busier stops first among equally good names.
-    private let stopRouteCount: [Int32]
+    private let stopCalls: [Int32]
+    // Stop -> calls at every stop of its name in its feed (a platform: its
+    // station's): a place of several poles ranks as the place, and its poles stay together.
+    private let placeCalls: [Int32]
+    // Stop -> index of its name in `names`, or -1 (not findable, or a name with no words).
+    private let stopName: [Int32]
+    // A whole query (its folded words, space-separated) -> the stops it names by code,
+    // id or initials, with how (an `AliasKind`).
+    private let aliases: [String: [Alias]]
+    // Initials of two to six consecutive significant words of a name -> those words
+    // (space-separated), each run once: "sf" -> "san francisco".
+    private let runInitials: [String: [String]]
     // Stop -> its place in stop id order (ties broken without comparing strings).
     private let stopIdRank: [Int32]
 
@@ -87,6 +109,9 @@ public final class StopSearch: Sendable {
         let timetable = network.timetable
         let snapshot = network.snapshot
         self.snapshot = snapshot
+        self.timetable = timetable
+        let importance = StopImportance(timetable, snapshot)
+        self.importance = importance
         let stops = snapshot.stops
         let n = stops.count
 
@@ -95,22 +120,18 @@ public final class StopSearch: Sendable {
         let served = timetable.stopsWithService(routes: routes)
         var findable = [Bool](repeating: false, count: n)
         var station = [Int32](repeating: -1, count: n)
-        var routeSets = [Set<SourceRouteIndex>](repeating: [], count: n)
+        var calls = importance.calls
         for s in 0..<n where served[s] {
             findable[s] = true
-            for k in Int(timetable.stopRouteOffsets[s])..<Int(timetable.stopRouteOffsets[s + 1]) {
-                let r = timetable.stopRouteRoute[k].index
-                if routes[r] { routeSets[s].insert(timetable.routeSourceRoute[r]) }
-            }
             let p = Int(stops[s].parent)
             if p >= 0 && stops[p].locationType == 1 {
                 findable[p] = true
                 station[s] = Int32(p)
-                routeSets[p].formUnion(routeSets[s])
+                calls[p] += importance.calls[s]
             }
         }
         stopStation = station
-        stopRouteCount = routeSets.map { Int32($0.count) }
+        stopCalls = calls
         var rank = [Int32](repeating: 0, count: n)
         for (r, s) in stops.indices.sorted(by: { (stops[$0].stopId, $0) < (stops[$1].stopId, $1) }).enumerated() { rank[s] = Int32(r) }
         stopIdRank = rank
@@ -119,12 +140,14 @@ public final class StopSearch: Sendable {
         var nameIndex: [String: Int] = [:]
         var names: [String] = [], nameStopLists: [[Int32]] = [], nameWordLists: [[Int32]] = [], nameLength: [Int32] = []
         var wordIndex: [String: Int32] = [:], wordTexts: [String] = [], wordNameLists: [[Int32]] = []
+        var stopName = [Int32](repeating: -1, count: n)
         for s in 0..<n where findable[s] {
             let name = stops[s].name
-            if let i = nameIndex[name] { nameStopLists[i].append(Int32(s)); continue }
+            if let i = nameIndex[name] { nameStopLists[i].append(Int32(s)); stopName[s] = Int32(i); continue }
             let words = Self.words(name)
             guard !words.isEmpty else { continue }  // nothing to match (an empty name)
             let i = names.count
+            stopName[s] = Int32(i)
             nameIndex[name] = i
             names.append(name)
             nameStopLists.append([Int32(s)])
@@ -143,6 +166,17 @@ public final class StopSearch: Sendable {
         }
         self.names = names
         self.nameLength = nameLength
+        self.stopName = stopName
+        // A place: its station's, else its name and feed (a stop of no words: itself).
+        var byPlace: [Int64: Int32] = [:]
+        let place = { (s: Int) -> Int64 in
+            let s = station[s] >= 0 ? Int(station[s]) : s
+            return stopName[s] < 0 ? -1 - Int64(s) : Int64(stopName[s]) << 20 | Int64(stops[s].feed)
+        }
+        for s in 0..<n where findable[s] && station[s] < 0 { byPlace[place(s), default: 0] += calls[s] }
+        placeCalls = (0..<n).map { findable[$0] ? byPlace[place($0)] ?? 0 : 0 }
+        aliases = Self.aliases(stops, findable: findable, names: names, nameStops: nameStopLists)
+        runInitials = Self.runInitials(names)
         (nameWordOffsets, nameWords) = Self.flatten(nameWordLists)
         (nameStopOffsets, nameStops) = Self.flatten(nameStopLists)
         self.wordIndex = wordIndex
@@ -174,6 +208,95 @@ public final class StopSearch: Sendable {
         offsets.reserveCapacity(lists.count + 1)
         for l in lists { flat += l; offsets.append(Int32(flat.count)) }
         return (offsets, flat)
+    }
+
+    // MARK: Codes, ids, initials, abbreviations
+
+    /// How a stop was found other than by the words of its name.
+    enum AliasKind: UInt8, Sendable {
+        case code, id, initials, withoutStationWord, part
+        var words: String {
+            switch self {
+            case .code: "stop code"
+            case .id: "stop id"
+            case .initials: "initials"
+            case .withoutStationWord: "without a station word"
+            case .part: "one part of the query"
+            }
+        }
+    }
+
+    struct Alias: Sendable { var stop: Int32; var kind: AliasKind }
+
+    /// Words that do not count in a name's initials ("San Francisco International
+    /// Airport" is SFIA; "Pleasant Hill/Contra Costa Centre" PHCCC).
+    static let minorWords: Set<String> = [
+        "of", "the", "and", "at", "on", "in", "for", "to", "a", "an",
+        "de", "del", "la", "las", "los", "el", "y", "da", "do", "dos", "das", "e", "di", "della", "le", "les", "du", "des",
+        "et", "und", "der", "die", "das", "am", "im", "von", "i", "w", "na", "z", "ir",
+    ]
+
+    /// Words a rider adds to say "the station" ("Millbrae station", "Zug, Bahnhof"); left
+    /// out when no name has them.
+    static let stationWords: Set<String> = [
+        "station", "stn", "bahnhof", "hbf", "dworzec", "stacja", "gare", "stazione", "estacion", "stop", "stotele",
+    ]
+
+    /// Abbreviations and the words they stand for (and a few spellings of one word), as
+    /// written in stop names: either finds the other. Folded, as `words` makes them.
+    static let abbreviationPairs: [(String, String)] = [
+        ("st", "street"), ("st", "saint"), ("ave", "avenue"), ("av", "avenue"), ("av", "avenida"), ("blvd", "boulevard"),
+        ("rd", "road"), ("dr", "drive"), ("ln", "lane"), ("pkwy", "parkway"), ("hwy", "highway"), ("sq", "square"),
+        ("ctr", "center"), ("ctr", "centre"), ("center", "centre"), ("intl", "international"), ("so", "south"),
+        ("stn", "station"), ("mt", "mount"), ("ft", "fort"), ("jct", "junction"), ("pl", "place"), ("pl", "plac"),
+        ("al", "aleja"), ("al", "aleje"), ("ul", "ulica"), ("pr", "prospektas"), ("hosp", "hospital"),
+        ("airport", "aeropuerto"), ("airport", "aeroporto"), ("airport", "aeroport"), ("airport", "flughafen"),
+        ("airport", "lotnisko"),
+    ]
+    static let abbreviations: [String: [String]] = {
+        var out: [String: [String]] = [:]
+        for (a, b) in abbreviationPairs { out[a, default: []].append(b); out[b, default: []].append(a) }
+        return out
+    }()
+
+    /// Initials of runs of two to six consecutive significant words of each name, and the
+    /// runs they stand for.
+    static func runInitials(_ names: [String]) -> [String: [String]] {
+        var out: [String: Set<String>] = [:]
+        for name in names {
+            let w = words(name).filter { !minorWords.contains($0) && !$0.unicodeScalars.contains(where: isDigit) }
+            guard w.count >= 2 else { continue }
+            for start in 0..<(w.count - 1) {
+                for end in (start + 2)...min(w.count, start + 6) {
+                    let run = w[start..<end]
+                    out[String(String.UnicodeScalarView(run.compactMap(\.unicodeScalars.first))), default: []].insert(run.joined(separator: " "))
+                }
+            }
+        }
+        return out.mapValues { $0.sorted() }
+    }
+
+    /// Whole queries naming a stop other than by its name's words: its stop_code, its
+    /// stop_id, the initials of its name (three or more significant words).
+    static func aliases(_ stops: [FeedSnapshot.Stop], findable: [Bool], names: [String], nameStops: [[Int32]]) -> [String: [Alias]] {
+        var out: [String: [Alias]] = [:]
+        func add(_ text: String, _ stop: Int32, _ kind: AliasKind) {
+            let key = words(text).joined(separator: " ")
+            guard !key.isEmpty else { return }
+            if out[key]?.contains(where: { $0.stop == stop }) == true { return }  // a code that is also the id: once
+            out[key, default: []].append(Alias(stop: stop, kind: kind))
+        }
+        for s in stops.indices where findable[s] {
+            if let code = stops[s].stopCode { add(code, Int32(s), .code) }
+            add(stops[s].stopId, Int32(s), .id)
+        }
+        for (i, name) in names.enumerated() {
+            let significant = words(name).filter { !minorWords.contains($0) }
+            guard significant.count >= 3 else { continue }
+            let initials = String(String.UnicodeScalarView(significant.compactMap(\.unicodeScalars.first)))
+            for s in nameStops[i] { add(initials, s, .initials) }
+        }
+        return out
     }
 
     // MARK: Words
@@ -238,14 +361,94 @@ public final class StopSearch: Sendable {
     private static let exact: Quality = 0, prefix: Quality = 1, none: Quality = .max
 
     /// Stops whose name matches every word of `query`, best first (see `StopMatch.score`;
-    /// among equals the shorter name, then the stop with more routes, then the stop id).
+    /// among equals the busier place (`placeCalls`), the shorter name, the busier stop
+    /// (`calls`), the stop id).
     /// `feed`: only that feed's stops. An empty query finds nothing.
     public func search(_ query: String, feed: Int32? = nil, limit: Int = 10) -> [StopMatch] {
         guard limit > 0 else { return [] }
         // Characters, and scalars too: one character may hold any number of marks.
-        let head = String(String.UnicodeScalarView(query.unicodeScalars.prefix(4 * Self.maxQueryCharacters)))
-        let q = Array(Self.words(String(head.prefix(Self.maxQueryCharacters))).prefix(Self.maxQueryWords))
+        let head = String(String(String.UnicodeScalarView(query.unicodeScalars.prefix(4 * Self.maxQueryCharacters))).prefix(Self.maxQueryCharacters))
+        let q = Array(Self.words(head).prefix(Self.maxQueryWords))
         guard !q.isEmpty, !names.isEmpty else { return [] }
+        var found = hits(q, feed: feed)
+        if found.isEmpty { found = fallback(q, head, feed: feed) }
+        return ranked(found, limit: limit)
+    }
+
+    /// Stops whose name has every word of `q`, and those `q` names by code, id or initials.
+    private func hits(_ q: [String], feed: Int32?) -> [Hit] {
+        var found = nameHits(q, feed: feed)
+        guard let named = aliases[q.joined(separator: " ")] else { return found }
+        var at: [Int32: Int] = [:]
+        for (i, f) in found.enumerated() { at[f.stop] = i }
+        for a in named {
+            if let feed, snapshot.stops[Int(a.stop)].feed != feed { continue }
+            if let i = at[a.stop] {
+                if found[i].score < 4 { found[i].score = 4; found[i].via = a.kind }
+            } else {
+                at[a.stop] = found.count
+                found.append((a.stop, 4, stopName[Int(a.stop)], a.kind))
+            }
+        }
+        return found
+    }
+
+    /// When no stop has every word: a word no name has read as initials ("SF airport",
+    /// `initialsExpanded`); else the query without its station words ("Millbrae
+    /// station"), else each comma-separated part on its own ("Bydgoszcz, Dworzec Główny"),
+    /// these two scored 3/8 of what the shorter query scores, below any match of every word.
+    private func fallback(_ q: [String], _ head: String, feed: Int32?) -> [Hit] {
+        func scaled(_ hits: [Hit], _ via: AliasKind) -> [Hit] { hits.map { ($0.stop, $0.score * 3 / 8, $0.name, via) } }
+        let expanded = initialsExpanded(q, feed: feed)
+        if !expanded.isEmpty { return expanded }
+        let plain = q.filter { !Self.stationWords.contains($0) }
+        if !plain.isEmpty && plain.count < q.count {
+            let found = hits(plain, feed: feed)
+            if !found.isEmpty { return scaled(found, .withoutStationWord) }
+        }
+        let parts = head.split(separator: ",").map { Array(Self.words(String($0)).prefix(Self.maxQueryWords)) }.filter { !$0.isEmpty }
+        guard parts.count > 1 else { return [] }
+        var best: [Int32: Hit] = [:], order: [Int32] = []
+        for part in parts {
+            var found = hits(part, feed: feed)
+            let rest = part.filter { !Self.stationWords.contains($0) }
+            if found.isEmpty && !rest.isEmpty && rest.count < part.count { found = hits(rest, feed: feed) }
+            for h in scaled(found, .part) {
+                if let b = best[h.stop] { if h.score > b.score { best[h.stop] = h } } else { best[h.stop] = h; order.append(h.stop) }
+            }
+        }
+        return order.map { best[$0]! }
+    }
+
+    /// Query words no name has, read as the initials of words of a name ("SF airport":
+    /// San Francisco International Airport): each such word replaced by the words it
+    /// stands for (at most 8 readings of the whole query), scored as typed out but at
+    /// most 3 (the name was not typed whole).
+    private func initialsExpanded(_ q: [String], feed: Int32?) -> [Hit] {
+        var readings: [[String]] = [[]]
+        var expanded = false
+        for w in q {
+            let known = wordIndex[w] != nil || (Self.abbreviations[w] ?? []).contains { wordIndex[$0] != nil }
+            if !known, let runs = runInitials[w] {
+                expanded = true
+                readings = readings.flatMap { r in runs.map { r + $0.split(separator: " ").map(String.init) } }.prefix(8).map { $0 }
+            } else {
+                readings = readings.map { $0 + [w] }
+            }
+        }
+        guard expanded else { return [] }
+        var best: [Int32: Hit] = [:], order: [Int32] = []
+        for r in readings {
+            for h in hits(Array(r.prefix(Self.maxQueryWords)), feed: feed) {
+                let hit: Hit = (h.stop, min(h.score, 3), h.name, .initials)
+                if let b = best[h.stop] { if hit.score > b.score { best[h.stop] = hit } } else { best[h.stop] = hit; order.append(h.stop) }
+            }
+        }
+        return order.map { best[$0]! }
+    }
+
+    /// Stops whose name matches every word of `q`, unordered.
+    private func nameHits(_ q: [String], feed: Int32?) -> [Hit] {
 
         // Per query word: how well it matches each distinct word (dense: a byte per word is
         // cheaper than hashing), and the list of those it matches.
@@ -290,10 +493,17 @@ public final class StopSearch: Sendable {
             for k in Int(nameStopOffsets[Int(name)])..<Int(nameStopOffsets[Int(name) + 1]) {
                 let s = nameStops[k]
                 if let feed, snapshot.stops[Int(s)].feed != feed { continue }
-                found.append((s, score, name))
+                found.append((s, score, name, nil))
             }
         }
+        return found
+    }
 
+    /// The best `limit` of `found`, best first: a platform whose station is found too
+    /// left to the station; then by score, the place's calls, name length (a place's
+    /// stops together), the stop's calls, stop id.
+    private func ranked(_ found: [Hit], limit: Int) -> [StopMatch] {
+        var found = found
         // A platform whose station matches too is the station's: list the station once.
         if found.contains(where: { stopStation[Int($0.stop)] >= 0 }) {
             var matchedStop = [Bool](repeating: false, count: stopStation.count)
@@ -305,10 +515,16 @@ public final class StopSearch: Sendable {
         // they come (one comparison with the worst kept, mostly) rather than sort them all.
         func better(_ a: Hit, _ b: Hit) -> Bool {
             if a.score != b.score { return a.score > b.score }
-            let la = nameLength[Int(a.name)], lb = nameLength[Int(b.name)]
+            let pa = placeCalls[Int(a.stop)], pb = placeCalls[Int(b.stop)]
+            if pa != pb { return pa > pb }
+            // Places equally busy: the shorter name, and a place's stops together.
+            let la = a.name >= 0 ? nameLength[Int(a.name)] : 0, lb = b.name >= 0 ? nameLength[Int(b.name)] : 0
             if la != lb { return la < lb }
-            let ra = stopRouteCount[Int(a.stop)], rb = stopRouteCount[Int(b.stop)]
-            if ra != rb { return ra > rb }
+            if a.name != b.name { return a.name < b.name }
+            let fa = snapshot.stops[Int(a.stop)].feed, fb = snapshot.stops[Int(b.stop)].feed
+            if fa != fb { return fa < fb }
+            let da = stopCalls[Int(a.stop)], db = stopCalls[Int(b.stop)]
+            if da != db { return da > db }
             return stopIdRank[Int(a.stop)] < stopIdRank[Int(b.stop)]
         }
         var best: [Hit]
@@ -324,10 +540,32 @@ public final class StopSearch: Sendable {
                 if best.count > limit { best.removeLast() }
             }
         }
-        return best.map { StopMatch(stop: StopIndex(raw: $0.stop), score: $0.score, matchedName: names[Int($0.name)]) }
+        return best.map {
+            StopMatch(stop: StopIndex(raw: $0.stop), score: $0.score,
+                      matchedName: $0.name >= 0 ? names[Int($0.name)] : snapshot.stops[Int($0.stop)].name, foundBy: $0.via?.words)
+        }
     }
 
-    private typealias Hit = (stop: Int32, score: Double, name: Int32)
+    /// A stop found: its score, the index of its name (-1: none with words), how when not by name.
+    private typealias Hit = (stop: Int32, score: Double, name: Int32, via: AliasKind?)
+
+    // MARK: Importance and distinctions
+
+    /// Trips calling at `stop` on its feed's typical day (a station: at its platforms):
+    /// what orders equally good matches (`StopImportance`).
+    public func calls(_ stop: StopIndex) -> Int { Int(stopCalls[stop.index]) }
+
+    /// Trips calling at all stops of `stop`'s name in its feed (a platform: its station's;
+    /// 0 for a stop the search never finds): the first key of "more important" among
+    /// equally good matches, before the stop's own `calls`.
+    public func placeCalls(_ stop: StopIndex) -> Int { Int(placeCalls[stop.index]) }
+
+    /// For each of `stops` (a result list), what tells it apart from the others of the
+    /// same name in the list ("towards Fordon", "platform 2", "caltrain"), or nil when no
+    /// other has its name: no two rows then read the same.
+    public func distinctions(_ stops: [StopIndex]) -> [String?] {
+        StopDistinction.distinctions(stops.map(\.index), timetable, snapshot, importance)
+    }
 
     /// Fills `row` for one query word: the word itself; for the last query word, every
     /// word it begins (people type names from the start); and, if it is long enough and
@@ -335,6 +573,9 @@ public final class StopSearch: Sendable {
     private func wordMatches(_ text: String, last: Bool, _ row: inout [Quality], _ list: inout [Int32],
                              _ scalars: UnsafeBufferPointer<UInt32>, _ cells: UnsafeMutablePointer<Int32>) {
         if let w = wordIndex[text] { row[Int(w)] = Self.exact; list.append(w) }
+        for other in Self.abbreviations[text] ?? [] {
+            if let w = wordIndex[other], row[Int(w)] == Self.none { row[Int(w)] = Self.exact; list.append(w) }
+        }
         let q = text.unicodeScalars.map(\.value)
         let L = q.count
         if last {

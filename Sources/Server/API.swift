@@ -171,16 +171,16 @@ public struct TransitAPI: Sendable {
         case (let text?, nil):
             guard radius == nil else { throw Self.conflict("radius", q["radius"], "only with near") }
             let found = s.stops.search(text, feed: feed, limit: limit)
-            return Self.json(200, ["stops": found.map { StopJSON.stop(s, $0.stop, extra: ["score": ($0.score * 1000).rounded() / 1000]) }])
+            return Self.json(200, ["stops": StopJSON.found(s, found)])
         case (nil, let near?):
             let radius = radius ?? APIParameters.radius.numberDefault
             let c = Coordinate(latitude: near.latitude, longitude: near.longitude)
-            var out: [[String: Any]] = []
-            for hit in s.network.stopsNear(c, beelineMeters: radius) where out.count < limit {
+            var near: [(stop: StopIndex, meters: Double)] = []
+            for hit in s.network.stopsNear(c, beelineMeters: radius) where near.count < limit {
                 if let feed, s.timetable.stopFeed[hit.stop.index].raw != feed { continue }
-                out.append(StopJSON.stop(s, hit.stop, extra: ["distanceMeters": hit.meters.rounded()]))
+                near.append((hit.stop, hit.meters))
             }
-            return Self.json(200, ["stops": out])
+            return Self.json(200, ["stops": StopJSON.near(s, near)])
         case (nil, nil):
             throw Self.conflict("query", nil, "give query (a name) or near (lat,lon)")
         case (_?, _?):

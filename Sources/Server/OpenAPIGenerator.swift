@@ -131,7 +131,8 @@ public enum OpenAPIGenerator {
         let stop = object(["id", "feed", "name", "lat", "lon", "kind", "routes"], [
             "id": string, "feed": string, "name": string, "lat": num, "lon": num,
             "kind": ["enum": ["stop", "station"]], "platformCode": string, "parentStation": string,
-            "routes": array(ref("RouteRef")), "score": num, "distanceMeters": num])
+            "routes": array(ref("RouteRef")), "score": num, "distanceMeters": num, "callsPerDay": integer,
+            "foundBy": string, "distinction": string])
         let departure = object(["stopId", "route", "trip", "serviceDate", "departure"], [
             "stopId": string, "platformCode": string, "route": ref("RouteRef"), "headsign": string, "trip": string,
             "serviceDate": date, "departure": iso])

@@ -33,6 +33,33 @@ enum StopJSON {
         return o
     }
 
+    /// Stops found by name, best first: each with its score, how it was found when not by
+    /// its name, the trips calling there on its feed's typical day (what ranks equals), and, when
+    /// another row has its name, what tells it apart: no two rows read the same.
+    @_optimize(none)  // see TransitAPI: the optimizer takes minutes on this glue
+    static func found(_ served: ServedTimetable, _ found: [StopMatch]) -> [[String: Any]] {
+        let search = served.stops
+        let tells = search.distinctions(found.map(\.stop))
+        return zip(found, tells).map { m, tell in
+            var extra: [String: Any] = ["score": (m.score * 1000).rounded() / 1000, "callsPerDay": search.calls(m.stop)]
+            if let by = m.foundBy { extra["foundBy"] = by }
+            if let tell { extra["distinction"] = tell }
+            return stop(served, m.stop, extra: extra)
+        }
+    }
+
+    /// Stops near a place, nearest first, with their distance and, when another row has
+    /// their name (the poles of one street corner), what tells them apart.
+    @_optimize(none)
+    static func near(_ served: ServedTimetable, _ near: [(stop: StopIndex, meters: Double)]) -> [[String: Any]] {
+        let tells = served.stops.distinctions(near.map(\.stop))
+        return zip(near, tells).map { hit, tell in
+            var extra: [String: Any] = ["distanceMeters": hit.meters.rounded()]
+            if let tell { extra["distinction"] = tell }
+            return stop(served, hit.stop, extra: extra)
+        }
+    }
+
     static func departure(_ served: ServedTimetable, _ d: Departure) -> [String: Any] {
         let s = served.network.snapshot
         var o: [String: Any] = ["stopId": s.stops[d.stop.index].stopId, "route": route(s, d.sourceRoute), "trip": d.tripId,

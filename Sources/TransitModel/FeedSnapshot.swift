@@ -48,11 +48,16 @@ public struct FeedSnapshot: Sendable {
         /// wheelchair_boarding as the feed gives it: 0 (or empty) no information (a child
         /// stop inherits its parent's), 1 accessible, 2 not accessible.
         public var wheelchairBoarding: UInt8
+        /// stop_code: what signs and timetables print for riders ("4521"), nil when not given;
+        /// the stop search finds a stop by it.
+        public var stopCode: String?
         public init(feed: Int32, stopId: String, name: String, latitude: Double?, longitude: Double?,
-                    locationType: Int8, parent: Int32, platformCode: String?, wheelchairBoarding: UInt8 = 0) {
+                    locationType: Int8, parent: Int32, platformCode: String?, wheelchairBoarding: UInt8 = 0,
+                    stopCode: String? = nil) {
             self.feed = feed; self.stopId = stopId; self.name = name; self.latitude = latitude
             self.longitude = longitude; self.locationType = locationType; self.parent = parent
             self.platformCode = platformCode; self.wheelchairBoarding = wheelchairBoarding
+            self.stopCode = stopCode
         }
     }
 

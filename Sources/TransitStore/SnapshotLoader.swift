@@ -520,11 +520,11 @@ private struct FeedReader {
         var stops = IdTable(capacity: 4096)
         var parents: [(stop: Int, parent: String)] = []
         try copy("""
-            SELECT stop_id, stop_name, stop_lat, stop_lon, location_type, parent_station, platform_code, wheelchair_boarding
+            SELECT stop_id, stop_name, stop_lat, stop_lon, location_type, parent_station, platform_code, wheelchair_boarding, stop_code
             FROM gtfs.stops WHERE feed_id = \(lit) ORDER BY stop_id
             """) { r in
             let id = r.next(), name = r.next(), lat = r.next(), lon = r.next()
-            let type = r.next(), parent = r.next(), platform = r.next(), wheelchair = r.next()
+            let type = r.next(), parent = r.next(), platform = r.next(), wheelchair = r.next(), code = r.next()
             guard let stopId = id.string(), id.withBytes({ stops.insert($0).inserted }) == true else {
                 throw bad("stops", "has an empty or repeated stop_id")
             }
@@ -532,7 +532,8 @@ private struct FeedReader {
             s.stops.append(.init(feed: feed, stopId: stopId, name: name.string() ?? "",
                                  latitude: lat.double(), longitude: lon.double(), locationType: Int8(type.int() ?? 0),
                                  parent: -1, platformCode: platform.string(),
-                                 wheelchairBoarding: UInt8(truncatingIfNeeded: wheelchair.int() ?? 0)))
+                                 wheelchairBoarding: UInt8(truncatingIfNeeded: wheelchair.int() ?? 0),
+                                 stopCode: code.string()))
         }
         for (stop, parent) in parents {
             if let p = stops.find(parent) { s.stops[stop].parent = stopBase + p }

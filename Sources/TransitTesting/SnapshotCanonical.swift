@@ -156,6 +156,7 @@ public enum SnapshotCanonical {
             report.check("\(at) parent", p.parent, q.parent)
             report.text("\(at) platformCode", p.platformCode, q.platformCode)
             report.check("\(at) wheelchairBoarding", p.wheelchairBoarding, q.wheelchairBoarding)
+            report.text("\(at) stopCode", p.stopCode, q.stopCode)
         }
 
         report.count("routes", x.routes.count, y.routes.count)
