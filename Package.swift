@@ -41,7 +41,10 @@ let package = Package(
         .target(name: "Raptor", dependencies: ["Timetable", "TransitModel"]),
         // The planner: places, times and walks around the router; typed answers. No faces:
         // it writes no JSON and no terminal text.
-        .target(name: "Planner", dependencies: ["Raptor", "Timetable", "FeedNetwork", "TransitModel", "Geo"]),
+        .target(name: "Planner", dependencies: ["Raptor", "Timetable", "FeedNetwork", "TransitModel", "Geo"], resources: [
+            // The airports with an IATA code (stop search), generated: `Scripts/airports.sh`.
+            .copy("Resources/airports-iata.csv"),
+        ]),
         // Coverage regions: where each feed serves (GEOS for unions and simplification).
         .target(name: "Coverage", dependencies: ["Timetable", "FeedNetwork", "Raptor", "TransitModel", "Geo", "CGEOS"]),
         // The JSON wire format of plan answers and errors: written by the HTTP API and

@@ -76,6 +76,9 @@ public struct NamedPlace: Sendable, Equatable {
 public enum PlaceFinder {
     /// Stops of one name and feed within this distance of the group's best stop are one place.
     public static let groupMeters = 500.0
+    /// Stops asked of the stop search to make places of: enough that a place of many stops
+    /// is not cut short ("Dworzec Bielawy" has two; 30 showed one).
+    public static let searchLimit = 100
 
     public enum Outcome: Sendable, Equatable {
         case found(NamedPlace)

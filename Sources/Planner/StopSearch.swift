@@ -14,7 +14,8 @@ public struct StopMatch: Sendable, Equatable {
     /// The stop's name as the feed writes it.
     public var matchedName: String
     /// How it was found when not by the words of its name: "stop code", "stop id",
-    /// "initials", "without a station word", "one part of the query"; nil by its name.
+    /// "airport code", "initials", "without a station word", "one part of the query"; nil
+    /// by its name.
     public var foundBy: String?
     public init(stop: StopIndex, score: Double, matchedName: String, foundBy: String? = nil) {
         self.stop = stop; self.score = score; self.matchedName = matchedName; self.foundBy = foundBy
@@ -37,11 +38,13 @@ public struct StopMatch: Sendable, Equatable {
 /// station stands for it (WMATA's "Gallery Place" station, not its four platforms).
 /// Entrances, nodes and boarding areas are never found.
 ///
-/// Beyond names: a query that is a stop's code, its id or its name's initials finds it;
+/// Beyond names: a query that is a stop's code, its id or its name's initials finds it, and
+/// an airport's IATA code finds the stops named for an airport within 3 km of it (`Airports`);
 /// common abbreviations stand for their words ("So." south, "Intl" international); and
 /// when nothing has every word, "Millbrae station" or "Bydgoszcz, Dworzec Główny" is
 /// read without the station word, or part by part (the routing model's "Stop search").
-/// Among equally good matches the busiest place comes first (`StopImportance`).
+/// Among equally good matches the main place of what was typed comes first ("Dworzec":
+/// Dworzec Główny, its other words all say "main"), then the busiest (`StopImportance`).
 ///
 /// Immutable after init: any number of searches may run at once.
 public final class StopSearch: Sendable {
@@ -104,8 +107,14 @@ public final class StopSearch: Sendable {
     private let runInitials: [String: [String]]
     // Stop -> its place in stop id order (ties broken without comparing strings).
     private let stopIdRank: [Int32]
+    // Word -> whether it says "main" or "central" (`mainWords`), or is a minor word
+    // (`minorWords`): the words a name may have beyond the query's and still be its main place.
+    private let wordIsMain: [Bool]
+    private let wordIsMinor: [Bool]
 
-    public init(network: TransitNetwork) {
+    /// `airports`: those whose IATA code finds the stops named for them (the bundled
+    /// table, read once, unless given).
+    public init(network: TransitNetwork, airports: Airports = .bundled) {
         let timetable = network.timetable
         let snapshot = network.snapshot
         self.snapshot = snapshot
@@ -175,7 +184,7 @@ public final class StopSearch: Sendable {
         }
         for s in 0..<n where findable[s] && station[s] < 0 { byPlace[place(s), default: 0] += calls[s] }
         placeCalls = (0..<n).map { findable[$0] ? byPlace[place($0)] ?? 0 : 0 }
-        aliases = Self.aliases(stops, findable: findable, names: names, nameStops: nameStopLists)
+        aliases = Self.aliases(stops, findable: findable, names: names, nameStops: nameStopLists, airports: airports)
         runInitials = Self.runInitials(names)
         (nameWordOffsets, nameWords) = Self.flatten(nameWordLists)
         (nameStopOffsets, nameStops) = Self.flatten(nameStopLists)
@@ -184,6 +193,8 @@ public final class StopSearch: Sendable {
         let (scalarOffsets, scalars) = Self.flatten(wordTexts.map { $0.unicodeScalars.map(\.value) })
         (wordScalarOffsets, wordScalars) = (scalarOffsets, scalars)
         wordHasDigit = wordTexts.map { $0.unicodeScalars.contains(where: Self.isDigit) }
+        wordIsMain = wordTexts.map { Self.mainWords.contains($0) }
+        wordIsMinor = wordTexts.map { Self.minorWords.contains($0) }
         var prefixMask = [UInt64](repeating: 0, count: scalars.count)
         for w in 0..<wordTexts.count {
             var m: UInt64 = 0
@@ -214,10 +225,11 @@ public final class StopSearch: Sendable {
 
     /// How a stop was found other than by the words of its name.
     enum AliasKind: UInt8, Sendable {
-        case code, id, initials, withoutStationWord, part
+        case code, id, airportCode, initials, withoutStationWord, part
         var words: String {
             switch self {
             case .code: "stop code"
+            case .airportCode: "airport code"
             case .id: "stop id"
             case .initials: "initials"
             case .withoutStationWord: "without a station word"
@@ -240,6 +252,30 @@ public final class StopSearch: Sendable {
     /// out when no name has them.
     static let stationWords: Set<String> = [
         "station", "stn", "bahnhof", "hbf", "dworzec", "stacja", "gare", "stazione", "estacion", "stop", "stotele",
+    ]
+
+    /// Words for "airport" in stop names, folded (one word, or two in a row): a stop so
+    /// named near an airport is found by the airport's IATA code.
+    static let airportWords: Set<String> = [
+        "airport", "aeropuerto", "aeroporto", "aeroport", "aeroporti", "flughafen", "lotnisko", "luchthaven",
+        "lufthavn", "flygplats", "letiste", "havalimani", "aerodrom", "lentoasema", "repuloter", "aeroportul",
+    ]
+    static let airportPhrases: [[String]] = [["port", "lotniczy"], ["oro", "uostas"]]
+
+    /// Whether a name says it is an airport (`airportWords`, `airportPhrases`).
+    public static func isAirportName(_ name: String) -> Bool {
+        let w = words(name)
+        if w.contains(where: airportWords.contains) { return true }
+        return airportPhrases.contains { p in
+            w.count >= p.count && (0...(w.count - p.count)).contains { Array(w[$0..<($0 + p.count)]) == p }
+        }
+    }
+
+    /// Words that say a place is the main one of its name ("Dworzec Główny", "Amsterdam
+    /// Centraal", "Frankfurt Hbf"), folded.
+    static let mainWords: Set<String> = [
+        "glowny", "glowna", "central", "centrale", "centraal", "centrum", "centro", "centru", "hauptbahnhof", "hbf",
+        "main", "glavni", "glavna", "hlavni", "keskus",
     ]
 
     /// Abbreviations and the words they stand for (and a few spellings of one word), as
@@ -278,7 +314,8 @@ public final class StopSearch: Sendable {
 
     /// Whole queries naming a stop other than by its name's words: its stop_code, its
     /// stop_id, the initials of its name (three or more significant words).
-    static func aliases(_ stops: [FeedSnapshot.Stop], findable: [Bool], names: [String], nameStops: [[Int32]]) -> [String: [Alias]] {
+    static func aliases(_ stops: [FeedSnapshot.Stop], findable: [Bool], names: [String], nameStops: [[Int32]],
+                        airports: Airports) -> [String: [Alias]] {
         var out: [String: [Alias]] = [:]
         func add(_ text: String, _ stop: Int32, _ kind: AliasKind) {
             let key = words(text).joined(separator: " ")
@@ -295,6 +332,13 @@ public final class StopSearch: Sendable {
             guard significant.count >= 3 else { continue }
             let initials = String(String.UnicodeScalarView(significant.compactMap(\.unicodeScalars.first)))
             for s in nameStops[i] { add(initials, s, .initials) }
+        }
+        // Airport codes: a stop named for an airport, within reach of one.
+        for (i, name) in names.enumerated() where isAirportName(name) {
+            for s in nameStops[i] {
+                guard let lat = stops[Int(s)].latitude, let lon = stops[Int(s)].longitude else { continue }
+                for code in airports.codes(near: lat, lon) { add(code, s, .airportCode) }
+            }
         }
         return out
     }
@@ -387,7 +431,7 @@ public final class StopSearch: Sendable {
                 if found[i].score < 4 { found[i].score = 4; found[i].via = a.kind }
             } else {
                 at[a.stop] = found.count
-                found.append((a.stop, 4, stopName[Int(a.stop)], a.kind))
+                found.append((a.stop, 4, stopName[Int(a.stop)], a.kind, false))
             }
         }
         return found
@@ -398,7 +442,7 @@ public final class StopSearch: Sendable {
     /// station"), else each comma-separated part on its own ("Bydgoszcz, Dworzec Główny"),
     /// these two scored 3/8 of what the shorter query scores, below any match of every word.
     private func fallback(_ q: [String], _ head: String, feed: Int32?) -> [Hit] {
-        func scaled(_ hits: [Hit], _ via: AliasKind) -> [Hit] { hits.map { ($0.stop, $0.score * 3 / 8, $0.name, via) } }
+        func scaled(_ hits: [Hit], _ via: AliasKind) -> [Hit] { hits.map { ($0.stop, $0.score * 3 / 8, $0.name, via, $0.main) } }
         let expanded = initialsExpanded(q, feed: feed)
         if !expanded.isEmpty { return expanded }
         let plain = q.filter { !Self.stationWords.contains($0) }
@@ -440,7 +484,7 @@ public final class StopSearch: Sendable {
         var best: [Int32: Hit] = [:], order: [Int32] = []
         for r in readings {
             for h in hits(Array(r.prefix(Self.maxQueryWords)), feed: feed) {
-                let hit: Hit = (h.stop, min(h.score, 3), h.name, .initials)
+                let hit: Hit = (h.stop, min(h.score, 3), h.name, .initials, h.main)
                 if let b = best[h.stop] { if hit.score > b.score { best[h.stop] = hit } } else { best[h.stop] = hit; order.append(h.stop) }
             }
         }
@@ -489,18 +533,18 @@ public final class StopSearch: Sendable {
         var found: [Hit] = []
         var used: [Bool] = []
         for name in candidates where mask[Int(name)] == full {
-            guard let score = score(name: Int(name), quality, &used) else { continue }
+            guard let (score, main) = score(name: Int(name), quality, &used) else { continue }
             for k in Int(nameStopOffsets[Int(name)])..<Int(nameStopOffsets[Int(name) + 1]) {
                 let s = nameStops[k]
                 if let feed, snapshot.stops[Int(s)].feed != feed { continue }
-                found.append((s, score, name, nil))
+                found.append((s, score, name, nil, main))
             }
         }
         return found
     }
 
     /// The best `limit` of `found`, best first: a platform whose station is found too
-    /// left to the station; then by score, the place's calls, name length (a place's
+    /// left to the station; then by score, the main place of what was typed, the place's calls, name length (a place's
     /// stops together), the stop's calls, stop id.
     private func ranked(_ found: [Hit], limit: Int) -> [StopMatch] {
         var found = found
@@ -515,6 +559,8 @@ public final class StopSearch: Sendable {
         // they come (one comparison with the worst kept, mostly) rather than sort them all.
         func better(_ a: Hit, _ b: Hit) -> Bool {
             if a.score != b.score { return a.score > b.score }
+            // The main place of what was typed ("Dworzec": Dworzec Główny) before the others.
+            if a.main != b.main { return a.main }
             let pa = placeCalls[Int(a.stop)], pb = placeCalls[Int(b.stop)]
             if pa != pb { return pa > pb }
             // Places equally busy: the shorter name, and a place's stops together.
@@ -547,7 +593,9 @@ public final class StopSearch: Sendable {
     }
 
     /// A stop found: its score, the index of its name (-1: none with words), how when not by name.
-    private typealias Hit = (stop: Int32, score: Double, name: Int32, via: AliasKind?)
+    /// `main`: the name's words the query did not take all say "main" (`mainWords`, minor
+    /// words aside), and one at least: the main place of what was typed.
+    private typealias Hit = (stop: Int32, score: Double, name: Int32, via: AliasKind?, main: Bool)
 
     // MARK: Importance and distinctions
 
@@ -667,7 +715,9 @@ public final class StopSearch: Sendable {
 
     /// A candidate name's score, or nil when its words cannot take every query word (each
     /// query word needs a word of its own: "st st" does not match "Powell St.").
-    private func score(name: Int, _ quality: [[Quality]], _ used: inout [Bool]) -> Double? {
+    /// Also whether the words the query left are all words for "main" (minor words aside),
+    /// one at least.
+    private func score(name: Int, _ quality: [[Quality]], _ used: inout [Bool]) -> (Double, Bool)? {
         let start = Int(nameWordOffsets[name]), count = Int(nameWordOffsets[name + 1]) - start
         used.removeAll(keepingCapacity: true)
         used.append(contentsOf: repeatElement(false, count: count))
@@ -685,10 +735,15 @@ public final class StopSearch: Sendable {
             if bestQuality > Self.prefix { edits += Int(bestQuality) - 1 }
             if best != i || bestQuality != Self.exact { inPlace = false }
         }
-        if inPlace { return 4 }                    // the whole name, word for word
-        if worst == Self.exact { return 3 }        // every word, in another order or among others
-        if worst == Self.prefix { return 2 }       // the last word begun
-        return 1 - min(0.9, 0.1 * Double(edits))  // with typos
+        var main = false
+        for p in 0..<count where !used[p] {
+            let w = Int(nameWords[start + p])
+            if wordIsMain[w] { main = true } else if !wordIsMinor[w] { main = false; break }
+        }
+        if inPlace { return (4, main) }                    // the whole name, word for word
+        if worst == Self.exact { return (3, main) }        // every word, in another order or among others
+        if worst == Self.prefix { return (2, main) }       // the last word begun
+        return (1 - min(0.9, 0.1 * Double(edits)), main)  // with typos
     }
 
     /// Damerau-Levenshtein distance, optimal string alignment variant (a transposition of

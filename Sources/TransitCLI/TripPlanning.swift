@@ -92,7 +92,7 @@ final class LocalBackend: PlanBackend {
 
     func search(_ text: String) throws -> [StopCandidate] {
         let network = planner.network, tt = network.timetable, s = network.snapshot
-        return stops.search(text, limit: 30).map { m in
+        return stops.search(text, limit: PlaceFinder.searchLimit).map { m in
             let st = s.stops[m.stop.index]
             var members = [m.stop]
             if st.locationType == 1 { members += network.stationChildren[m.stop] }

@@ -39,7 +39,9 @@ import Testing
         let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
         guard let start = manifest.range(of: "name: \"\(target)\", dependencies: [") else { return [] }
         let rest = manifest[start.upperBound...]
-        let end = rest.range(of: "])")?.lowerBound ?? rest.endIndex
+        // The list ends at its first "]" (a `.product(name:package:)` holds none), before
+        // any `resources: [...]` that follows it.
+        let end = rest.firstIndex(of: "]") ?? rest.endIndex
         var names = Set<String>()
         var scanner = rest[..<end]
         while let open = scanner.firstIndex(of: "\"") {
