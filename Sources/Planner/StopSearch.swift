@@ -242,7 +242,7 @@ public final class StopSearch: Sendable {
 
     /// Words that do not count in a name's initials ("San Francisco International
     /// Airport" is SFIA; "Pleasant Hill/Contra Costa Centre" PHCCC).
-    static let minorWords: Set<String> = [
+    public static let minorWords: Set<String> = [
         "of", "the", "and", "at", "on", "in", "for", "to", "a", "an",
         "de", "del", "la", "las", "los", "el", "y", "da", "do", "dos", "das", "e", "di", "della", "le", "les", "du", "des",
         "et", "und", "der", "die", "das", "am", "im", "von", "i", "w", "na", "z", "ir",
@@ -273,7 +273,7 @@ public final class StopSearch: Sendable {
 
     /// Words that say a place is the main one of its name ("Dworzec Główny", "Amsterdam
     /// Centraal", "Frankfurt Hbf"), folded.
-    static let mainWords: Set<String> = [
+    public static let mainWords: Set<String> = [
         "glowny", "glowna", "central", "centrale", "centraal", "centrum", "centro", "centru", "hauptbahnhof", "hbf",
         "main", "glavni", "glavna", "hlavni", "keskus",
     ]

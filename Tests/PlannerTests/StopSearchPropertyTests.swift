@@ -78,7 +78,19 @@ import TransitTesting
         if file.hasPrefix("bydgoszcz") || file.hasPrefix("vilnius") { #expect(told > 100) }
     }
 
-    @Test("best first: score, then the place's calls, then the stop's; the default is the busiest", arguments: files)
+    /// Whether `name` is the main place of one-word query `q`: the name's words other than
+    /// the one `q` takes (the same word, else the first it begins) all say "main" or are
+    /// minor words, one at least saying "main". Nil when `q` takes none of them so (an
+    /// abbreviation, a typo): not judged.
+    static func isMainPlace(_ name: String, of q: String) -> Bool? {
+        var words = StopSearch.words(name)
+        guard let taken = words.firstIndex(of: q) ?? words.firstIndex(where: { $0.hasPrefix(q) }) else { return nil }
+        words.remove(at: taken)
+        return words.contains(where: StopSearch.mainWords.contains)
+            && words.allSatisfy { StopSearch.mainWords.contains($0) || StopSearch.minorWords.contains($0) }
+    }
+
+    @Test("best first: score, then the main place of what was typed, then the place's calls, then the stop's", arguments: files)
     func busiestFirst(_ file: String) throws {
         let f = Self.feeds[file]!, snapshot = f.network.snapshot
         var queries = Set<String>()
@@ -87,21 +99,72 @@ import TransitTesting
             if let w = words.first { queries.insert(w); queries.insert(String(w.prefix(3))) }
             if words.count > 1 { queries.insert(words.last!) }
         }
-        var compared = 0
+        var compared = 0, mainFirst = 0
         for q in queries.sorted() {
             let rows = f.search.search(q, limit: 100)
+            let qw = StopSearch.words(q)
             for (a, b) in zip(rows, rows.dropFirst()) {
                 #expect(a.score >= b.score, "\(file): \(q)")
-                if a.score == b.score {
-                    // The busier place, then the busier stop of it.
-                    let pa = f.search.placeCalls(a.stop), pb = f.search.placeCalls(b.stop)
-                    #expect(pa >= pb, "\(file): \(q)")
-                    if pa == pb && a.matchedName == b.matchedName { #expect(f.search.calls(a.stop) >= f.search.calls(b.stop), "\(file): \(q)") }
-                    compared += 1
+                guard a.score == b.score, qw.count == 1, a.foundBy == nil, b.foundBy == nil,
+                      let ma = Self.isMainPlace(a.matchedName, of: qw[0]), let mb = Self.isMainPlace(b.matchedName, of: qw[0]) else { continue }
+                if ma != mb {
+                    #expect(ma, "\(file): \(q): \(b.matchedName) (main) after \(a.matchedName)")
+                    mainFirst += 1
+                    continue
                 }
+                // The busier place, then the busier stop of it.
+                let pa = f.search.placeCalls(a.stop), pb = f.search.placeCalls(b.stop)
+                #expect(pa >= pb, "\(file): \(q): \(a.matchedName), \(b.matchedName)")
+                if pa == pb && a.matchedName == b.matchedName { #expect(f.search.calls(a.stop) >= f.search.calls(b.stop), "\(file): \(q)") }
+                compared += 1
             }
         }
         #expect(compared > 50)
+        // Bydgoszcz's "Dworzec" puts Dworzec Główny before the busier Dworzec Wschód.
+        if file.hasPrefix("bydgoszcz") { #expect(mainFirst > 0) }
+    }
+
+    /// Every stop named for an airport (`StopSearch.isAirportName`) within 3 km of an
+    /// airport of the bundled table (distance computed here, on a sphere) is found by that
+    /// airport's code with score 4, and the code's first result is such a stop; a stop so
+    /// named farther from every airport is not found by a code.
+    @Test("an airport's IATA code finds the stops named for it nearby, first", arguments: files + ["mexico-city-2018.zip", "porto-alegre-trensurb-2019.zip", "nyc-subway-2018.zip"])
+    func airportCodes(_ file: String) throws {
+        let f = Self.feeds[file] ?? Feed(file), stops = f.network.snapshot.stops
+        let airports = Airports.bundled
+        #expect(airports.codes.count > 5000)
+        func metres(_ a: (Double, Double), _ b: (Double, Double)) -> Double {
+            let r = 6_371_000.0, rad = Double.pi / 180
+            let x = (b.1 - a.1) * rad * cos((a.0 + b.0) / 2 * rad), y = (b.0 - a.0) * rad
+            return r * (x * x + y * y).squareRoot()
+        }
+        var found = 0, far = 0
+        for s in f.findable where StopSearch.isAirportName(stops[s].name) {
+            guard let lat = stops[s].latitude, let lon = stops[s].longitude else { continue }
+            let near = airports.codes.indices.filter { metres((lat, lon), (airports.lats[$0], airports.lons[$0])) <= 2990 }.map { airports.codes[$0] }
+            let nearish = airports.codes.indices.filter { metres((lat, lon), (airports.lats[$0], airports.lons[$0])) <= 3010 }.map { airports.codes[$0] }
+            for code in near {
+                let rows = f.search.search(code, feed: stops[s].feed, limit: 100)
+                // The stop, or the station standing for it.
+                #expect(rows.contains { ($0.stop.index == s || $0.stop.raw == stops[s].parent) && $0.score == 4 && $0.foundBy == "airport code" }, "\(file): \(code) does not find \(stops[s].name) (\(stops[s].stopId))")
+                if let first = rows.first {
+                    #expect(first.foundBy == "airport code" && StopSearch.isAirportName(first.matchedName), "\(file): \(code) finds \(first.matchedName) first")
+                }
+                found += 1
+            }
+            if nearish.isEmpty {
+                far += 1
+                // No code within reach: none names it as an airport's.
+                for code in airports.codes(near: lat, lon, within: 10_000) {
+                    let rows = f.search.search(code, feed: stops[s].feed, limit: 100)
+                    #expect(!rows.contains { $0.stop.index == s && $0.foundBy == "airport code" }, "\(file): \(code) finds \(stops[s].name), too far")
+                }
+            }
+        }
+        let expected: [String: Int] = ["bart-2018.zip": 2, "bydgoszcz-2020.zip": 1, "wmata-rail-2026.zip": 1, "vilnius-2015.zip": 1,
+                                       "sacramento-sacrt-2024.zip": 2, "porto-alegre-trensurb-2019.zip": 1]
+        if let n = expected[file] { #expect(found >= n, "\(file): \(found) airport stops found by code") }
+        if file.hasPrefix("nyc") { #expect(far > 0, "nyc: Sutphin Blvd - JFK Airport lies 7 km from JFK") }
     }
 
     /// The calls the search ranks by, counted again from the snapshot: trips of the

@@ -175,6 +175,46 @@ import TransitTesting
         #expect(f.search.search("metro center" + String(repeating: " ", count: 100) + "zzzzzz").first.map(f.stopId) == "STN_A01_C01")
     }
 
+    /// The airports table as given (here in code, not the bundled one): a code finds the
+    /// stops named for an airport within 3 km of it, and nothing else.
+    @Test("an airport's code finds the stops named for it within 3 km; the table is parsed as written")
+    func airportCodes() throws {
+        let table = Airports(csv: "iata,lat,lon\nSFO,37.61881,-122.37542\nXXA,37.64,-122.39\nxyz,1,2\nBAD,95,0\nTOOLONG,1,2\nFAR,37.70,-122.39\n")
+        #expect(table.codes.sorted() == ["FAR", "SFO", "XXA", "XYZ"])
+        // SFIA lies 1.5 km from SFO, 2.7 km from XXA, 9.4 km from FAR.
+        #expect(table.codes(near: 37.615966, -122.392409) == ["SFO", "XXA"])
+        let search = StopSearch(network: Self.bart.network, airports: table)
+        for code in ["SFO", "sfo", "XXA"] {
+            let first = try #require(search.search(code).first, "\(code)")
+            #expect(Self.bart.stopId(first) == "SFIA" && first.score == 4 && first.foundBy == "airport code", "\(code)")
+        }
+        // Too far; and a code the table lacks finds nothing, bundled table or not.
+        #expect(!search.search("FAR").contains { $0.foundBy == "airport code" })
+        #expect(!search.search("OAK").contains { $0.foundBy == "airport code" })
+        #expect(Self.bart.first("OAK").map(Self.bart.stopId) == "OAKL")
+        // Only a name that says "airport": a stop near an airport named otherwise is not found.
+        let near = Airports([("MLB", 37.8045, -122.2950)])  // 0.3 km from West Oakland
+        #expect(!StopSearch(network: Self.bart.network, airports: near).search("MLB").contains { $0.foundBy == "airport code" })
+        #expect(StopSearch.isAirportName("Port Lotniczy") && StopSearch.isAirportName("Oro uostas") && StopSearch.isAirportName("ESTACAO AEROPORTO"))
+        #expect(!StopSearch.isAirportName("Port") && !StopSearch.isAirportName("Lotnicza") && !StopSearch.isAirportName("Oro"))
+    }
+
+    /// Among equally good matches, a name whose other words all say "main" first, busier
+    /// places or not; a name with another word left is not the main place.
+    @Test("the main place of what was typed first: Dworzec Główny before the busier Dworzec Wschód")
+    func mainPlaceFirst() throws {
+        let b = Self.bydgoszcz
+        let rows = b.search.search("Dworzec", limit: 40)
+        #expect(rows.first?.matchedName == "Dworzec Główny")
+        let wschod = try #require(rows.first { $0.matchedName == "Dworzec Wschód" })
+        #expect(b.search.placeCalls(wschod.stop) > b.search.placeCalls(rows[0].stop))
+        // Typed whole, each is its own first.
+        #expect(b.first("Dworzec Wschód")?.matchedName == "Dworzec Wschód")
+        // A typo or an unfinished word: the same rule among equals.
+        #expect(b.first("Dworze")?.matchedName == "Dworzec Główny")
+        #expect(b.first("Dworzex")?.matchedName == "Dworzec Główny")
+    }
+
     @Test("best first: the exact name before a near one, scores never rise")
     func order() throws {
         let v = Self.vilnius
