@@ -26,6 +26,9 @@ public enum PlanAnswerText {
         line("\(from) → \(to), \(q.arriveBy ? "arrive by" : "leave at") \(times.clock(times.asked)) on \(day(q.time)) (\(q.timeZone))")
         if let gap = times.gap(doc, journeys) { line(gap) }
         if let note = times.repeatNote(journeys) { line(note) }
+        // What makes the whole answer doubtful (local transit not covered at an end) is
+        // read before the table, not after the steps.
+        for n in doc.notices where PlanAnswerText.firstNotices.contains(n.code) { line("Note: \(n.message)") }
         line()
         var rows = [["#", "Leave", "Arrive", "Time", "Changes", "Walk", "Modes", ""]]
         for (i, it) in doc.itineraries.enumerated() {
@@ -55,7 +58,7 @@ public enum PlanAnswerText {
             line("  \(n). \(step.0.padding(toLength: timeWidth, withPad: " ", startingAt: 0))  \(step.1)")
         }
         line(summary(it.summary, j))
-        for n in doc.notices { line("Note: \(n.message)") }
+        for n in doc.notices where !PlanAnswerText.firstNotices.contains(n.code) { line("Note: \(n.message)") }
         return out
     }
 
@@ -114,6 +117,9 @@ public enum PlanAnswerText {
     /// The steps as printed, without numbers, times or colour: the API's instructions
     /// (what the tests compare with the legs).
     public static func steps(_ doc: AnswerDocument, option: Int) -> [String] { doc.itineraries[option].legs.map(\.instruction) }
+
+    /// Notice codes printed before the table (the API lists them first too).
+    static let firstNotices: Set<String> = [PlanNotice.Code.outlyingService.rawValue]
 
     /// "08:30" of an ISO 8601 local time with offset ("2020-05-04T08:30:00+02:00").
     public static func clock(_ iso: String) -> String { String(iso.dropFirst(11).prefix(5)) }

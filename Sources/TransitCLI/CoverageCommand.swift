@@ -13,7 +13,9 @@ struct CoverageCommand: ParsableCommand {
         abstract: "Where each feed really serves: regions, modes, agencies, service period, and their export for phones.",
         discussion: """
             A region is where a trip can start or end under the routing model: within \
-            maxAccessWalk / walkDetourFactor (769 m by default) of a stop with service. Prints \
+            maxAccessWalk / walkDetourFactor (769 m by default) of a stop of the feed's network \
+            (8 or more trips a day, or within 20 km of such a stop); places farther out that a \
+            few trips reach are listed apart ("also reached"). Prints \
             one row per region, the union of regions that touch, the export checks and notes \
             on anything doubtful. --geojson writes each region's export (Apple's routing-app \
             coverage file rules: one MultiPolygon, at most 20 polygons, no holes, \

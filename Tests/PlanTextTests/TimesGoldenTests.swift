@@ -41,8 +41,12 @@ import TransitTesting
                  from: "stop:DBRK", to: "stop:DUBL", at: "2018-06-05T10:00:00"),
             Trip(why: "late at night: the last trains, then the morning's, each with its day",
                  from: "stop:DUBL", to: "stop:RICH", at: "2018-06-05T23:55:00"),
-            Trip(why: "the second option waits all night at the change: the wait reads in hours, and adds up",
-                 from: "stop:DUBL", to: "stop:RICH", at: "2018-06-05T23:55:00", option: 1),
+        ]),
+        ("sacramento-sacrt-2024.zip", [
+            // (BART's night case of this kind, the 00:44 train with a 3 h wait at Bay Fair, is
+            // no longer shown: the rider's filter drops it.)
+            Trip(why: "the model's first waits all night at a change (a direct bus is recommended): the waits read in hours, and add up",
+                 from: "stop:3079", to: "stop:453", at: "2024-06-18T22:40:00", option: 0),
         ]),
         ("wmata-rail-2026.zip", [
             Trip(why: "a change with a walk between platforms: walk and wait fill the time between the trains",
