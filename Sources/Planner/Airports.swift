@@ -22,14 +22,18 @@ public struct Airports: Sendable {
         return Airports(csv: text)
     }()
 
-    /// Reads `iata,lat,lon` lines (a header line and malformed lines are skipped).
+    /// Reads `iata,lat,lon` lines (a header line and malformed lines are skipped). Bytes,
+    /// not characters: the table has thousands of lines, read at every start.
     public init(csv: String) {
         var rows: [(String, Double, Double)] = []
-        for line in csv.split(whereSeparator: \.isNewline) {
-            let f = line.split(separator: ",", omittingEmptySubsequences: false)
-            guard f.count == 3, f[0].count == 3, f[0].allSatisfy({ $0.isASCII && $0.isLetter }),
-                  let lat = Double(f[1]), let lon = Double(f[2]), abs(lat) <= 90, abs(lon) <= 180 else { continue }
-            rows.append((f[0].uppercased(), lat, lon))
+        let bytes = Array(csv.utf8)
+        func letter(_ b: UInt8) -> Bool { (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b) }
+        for line in bytes.split(whereSeparator: { $0 == 0x0A || $0 == 0x0D }) {
+            let f = line.split(separator: 0x2C, omittingEmptySubsequences: false)
+            guard f.count == 3, f[0].count == 3, f[0].allSatisfy(letter),
+                  let lat = Double(String(decoding: f[1], as: UTF8.self)),
+                  let lon = Double(String(decoding: f[2], as: UTF8.self)), abs(lat) <= 90, abs(lon) <= 180 else { continue }
+            rows.append((String(decoding: f[0], as: UTF8.self).uppercased(), lat, lon))
         }
         self.init(rows)
     }

@@ -41,4 +41,30 @@ import TransitTesting
               + "\(micro(sorted[sorted.count * 99 / 100])) µs, max \(micro(sorted.last!)) µs; \(results) results")
         #expect(results > 0)
     }
+
+    /// What the airports cost when the search is built (once, at assembly): reading the
+    /// bundled table (once per process), and the search built with it and without any.
+    /// Best of five builds each; printed, not asserted.
+    @Test("timing: the search built with and without the airports (printed, not asserted)")
+    func buildWithAirports() throws {
+        let clock = ContinuousClock()
+        func ms(_ d: Duration) -> String {
+            String(format: "%.1f ms", (Double(d.components.seconds) * 1e18 + Double(d.components.attoseconds)) / 1e15)
+        }
+        var table: Airports?
+        let read = clock.measure { table = Airports.bundled }
+        let airports = try #require(table)
+        #expect(airports.codes.count > 5000)
+        for (file, id) in [("bart-2018", "bart"), ("bydgoszcz-2020", "bydgoszcz")] {
+            let (snapshot, _) = try SnapshotSink.load(path: FeedFixtures.feed(file + ".zip"), feedId: id)
+            let network = try TimetableBuilder.build(snapshot)
+            var with = Duration.seconds(1000), without = Duration.seconds(1000)
+            for _ in 0..<5 {
+                with = min(with, clock.measure { _ = StopSearch(network: network, airports: airports) })
+                without = min(without, clock.measure { _ = StopSearch(network: network, airports: Airports([])) })
+            }
+            print("stop search build, \(file): \(ms(with)) with the airports, \(ms(without)) without; "
+                  + "the table read once per process in \(ms(read))")
+        }
+    }
 }
