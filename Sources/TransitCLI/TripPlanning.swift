@@ -77,7 +77,7 @@ final class LocalBackend: PlanBackend {
 
     init(source: TimetableSourceOptions) throws {
         let assembly = try source.load()
-        let network = assembly.network, tt = network.timetable
+        let network = assembly.network
         planner = assembly.planner
         stops = assembly.stops
         // As the server writes them: the loaded feeds and their versions (none for files).
@@ -91,19 +91,7 @@ final class LocalBackend: PlanBackend {
     var network: TransitNetwork? { planner.network }
 
     func search(_ text: String) throws -> [StopCandidate] {
-        let network = planner.network, tt = network.timetable, s = network.snapshot
-        return stops.search(text, limit: PlaceFinder.searchLimit).map { m in
-            let st = s.stops[m.stop.index]
-            var members = [m.stop]
-            if st.locationType == 1 { members += network.stationChildren[m.stop] }
-            let routes = tt.sourceRoutes(through: members).map { source -> (mode: String, name: String) in
-                let r = s.routes[source.index]
-                return (LegMode(routeType: Int(r.type)).noun, r.shortName.flatMap { $0.isEmpty ? nil : $0 } ?? r.longName ?? r.routeId)
-            }
-            return StopCandidate(feed: s.feedIds[Int(st.feed)], id: st.stopId, name: st.name,
-                                 coordinate: network.coordinate(ofStop: m.stop) ?? Coordinate(latitude: 0, longitude: 0),
-                                 score: m.score, routes: routes)
-        }
+        PlaceFinder.candidates(stops.search(text, limit: PlaceFinder.searchLimit), planner.network)
     }
 
     func stopName(feed: String?, id: String) throws -> String? {
@@ -128,7 +116,7 @@ final class LocalBackend: PlanBackend {
     }
 
     func period(near place: Place) -> (first: ServiceDate, last: ServiceDate)? {
-        let network = planner.network, tt = network.timetable
+        let network = planner.network
         if let c = try? planner.coordinate(of: place), let n = network.nearestStop(c),
            let p = planner.servicePeriods[Int(network.snapshot.stops[n.stop.index].feed)] { return p }
         let all = planner.servicePeriods.compactMap { $0 }

@@ -71,8 +71,6 @@ import TransitTesting
         ]),
     ]
 
-    static let goldenDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Golden")
 
     /// One feed's section of the golden text.
     static func section(_ name: String, alsoReached: Bool, trips: [Trip]) throws -> String {
@@ -122,22 +120,6 @@ import TransitTesting
     func golden() throws {
         var text = ""
         for feed in Self.feeds { text += try Self.section(feed.name, alsoReached: feed.alsoReached, trips: feed.trips) }
-        let url = Self.goldenDirectory.appendingPathComponent("edges.txt")
-        if ProcessInfo.processInfo.environment["TRANSIT_RECORD_GOLDEN"] != nil {
-            try Data(text.utf8).write(to: url)
-            return
-        }
-        let recorded = try #require(try? String(contentsOf: url, encoding: .utf8),
-                                    "no golden file \(url.path): record it with TRANSIT_RECORD_GOLDEN=1")
-        if recorded != text {
-            let a = recorded.split(separator: "\n", omittingEmptySubsequences: false)
-            let b = text.split(separator: "\n", omittingEmptySubsequences: false)
-            let line = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)
-            Issue.record("""
-                edges.txt differs at line \(line + 1):
-                  recorded: \(line < a.count ? String(a[line]) : "(end)")
-                  now:      \(line < b.count ? String(b[line]) : "(end)")
-                """)
-        }
+        try GoldenText.check(text, "edges.txt")
     }
 }

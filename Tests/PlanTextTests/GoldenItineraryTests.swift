@@ -51,8 +51,6 @@ import TransitTesting
         ]),
     ]
 
-    static let goldenDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Golden")
 
     @Test("instructions and summaries match the recorded text", arguments: feeds.map(\.file))
     func golden(_ file: String) throws {
@@ -84,23 +82,6 @@ import TransitTesting
             }
             text += "\n"
         }
-        let url = Self.goldenDirectory.appendingPathComponent(feedId + ".txt")
-        if ProcessInfo.processInfo.environment["TRANSIT_RECORD_GOLDEN"] != nil {
-            try FileManager.default.createDirectory(at: Self.goldenDirectory, withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url)
-            return
-        }
-        let recorded = try #require(try? String(contentsOf: url, encoding: .utf8),
-                                    "no golden file \(url.path): record it with TRANSIT_RECORD_GOLDEN=1")
-        if recorded != text {
-            let a = recorded.split(separator: "\n", omittingEmptySubsequences: false)
-            let b = text.split(separator: "\n", omittingEmptySubsequences: false)
-            let line = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)
-            Issue.record("""
-                \(feedId): the text differs from \(url.lastPathComponent) at line \(line + 1):
-                  recorded: \(line < a.count ? String(a[line]) : "(end)")
-                  now:      \(line < b.count ? String(b[line]) : "(end)")
-                """)
-        }
+        try GoldenText.check(text, feedId + ".txt")
     }
 }

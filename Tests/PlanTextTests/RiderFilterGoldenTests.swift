@@ -56,23 +56,7 @@ import TransitTesting
             }
             text += "\n"
         }
-        let url = GoldenItineraryTests.goldenDirectory.appendingPathComponent("rider-filter.txt")
-        if ProcessInfo.processInfo.environment["TRANSIT_RECORD_GOLDEN"] != nil {
-            try Data(text.utf8).write(to: url)
-            return
-        }
-        let recorded = try #require(try? String(contentsOf: url, encoding: .utf8),
-                                    "no golden file \(url.path): record it with TRANSIT_RECORD_GOLDEN=1")
-        if recorded != text {
-            let a = recorded.split(separator: "\n", omittingEmptySubsequences: false)
-            let b = text.split(separator: "\n", omittingEmptySubsequences: false)
-            let line = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)
-            Issue.record("""
-                rider-filter.txt differs at line \(line + 1):
-                  recorded: \(line < a.count ? String(a[line]) : "(end)")
-                  now:      \(line < b.count ? String(b[line]) : "(end)")
-                """)
-        }
+        try GoldenText.check(text, "rider-filter.txt")
     }
 
     /// Each shown option's rider's cost, which is recommended and which is the model's

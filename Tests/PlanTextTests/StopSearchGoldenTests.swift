@@ -41,8 +41,6 @@ import TransitTesting
         (["vilnius-2015.zip"], ["Stotis", "Žirmūnų žiedas", "Oro uostas", "Gariūnų st.", "VNO"]),
     ]
 
-    static let goldenURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Golden/stop-search.txt")
 
     @Test("what people type finds the stop; lists lead with the busiest; rows of one name told apart")
     func golden() throws {
@@ -54,22 +52,7 @@ import TransitTesting
             text += "== " + files.joined(separator: " + ") + "\n"
             for q in queries { text += Self.render(q, search, network) + "\n" }
         }
-        if ProcessInfo.processInfo.environment["TRANSIT_RECORD_GOLDEN"] != nil {
-            try Data(text.utf8).write(to: Self.goldenURL)
-            return
-        }
-        let recorded = try #require(try? String(contentsOf: Self.goldenURL, encoding: .utf8),
-                                    "no golden file \(Self.goldenURL.path): record it with TRANSIT_RECORD_GOLDEN=1")
-        if recorded != text {
-            let a = recorded.split(separator: "\n", omittingEmptySubsequences: false)
-            let b = text.split(separator: "\n", omittingEmptySubsequences: false)
-            let line = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)
-            Issue.record("""
-                the text differs from \(Self.goldenURL.lastPathComponent) at line \(line + 1):
-                  recorded: \(line < a.count ? String(a[line]) : "(end)")
-                  now:      \(line < b.count ? String(b[line]) : "(end)")
-                """)
-        }
+        try GoldenText.check(text, "stop-search.txt")
     }
 
     /// One query: the search's first eight rows, then `transit plan`'s reading of it.

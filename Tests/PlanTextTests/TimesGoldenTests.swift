@@ -60,8 +60,6 @@ import TransitTesting
         ]),
     ]
 
-    static let goldenDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Golden")
 
     /// The text of `trips` on one feed, as `transit plan` prints it.
     static func text(_ file: String, _ trips: [Trip]) throws -> String {
@@ -98,22 +96,6 @@ import TransitTesting
     func golden() throws {
         var text = ""
         for (file, trips) in Self.feeds { text += try Self.text(file, trips) }
-        let url = Self.goldenDirectory.appendingPathComponent("times.txt")
-        if ProcessInfo.processInfo.environment["TRANSIT_RECORD_GOLDEN"] != nil {
-            try Data(text.utf8).write(to: url)
-            return
-        }
-        let recorded = try #require(try? String(contentsOf: url, encoding: .utf8),
-                                    "no golden file \(url.path): record it with TRANSIT_RECORD_GOLDEN=1")
-        if recorded != text {
-            let a = recorded.split(separator: "\n", omittingEmptySubsequences: false)
-            let b = text.split(separator: "\n", omittingEmptySubsequences: false)
-            let line = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)
-            Issue.record("""
-                times.txt differs at line \(line + 1):
-                  recorded: \(line < a.count ? String(a[line]) : "(end)")
-                  now:      \(line < b.count ? String(b[line]) : "(end)")
-                """)
-        }
+        try GoldenText.check(text, "times.txt")
     }
 }

@@ -1,0 +1,31 @@
+import Foundation
+import Testing
+
+/// The golden texts of this target (`Tests/Golden/NAME`): compares a text with its
+/// recorded file and reports the first line that differs; with `TRANSIT_RECORD_GOLDEN=1`
+/// set, writes the text instead (review the diff before committing it).
+enum GoldenText {
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Golden")
+
+    static func check(_ text: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let url = directory.appendingPathComponent(name)
+        if ProcessInfo.processInfo.environment["TRANSIT_RECORD_GOLDEN"] != nil {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+            return
+        }
+        let recorded = try #require(try? String(contentsOf: url, encoding: .utf8),
+                                    "no golden file \(url.path): record it with TRANSIT_RECORD_GOLDEN=1",
+                                    sourceLocation: sourceLocation)
+        guard recorded != text else { return }
+        let a = recorded.split(separator: "\n", omittingEmptySubsequences: false)
+        let b = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let line = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)
+        Issue.record("""
+            the text differs from \(name) at line \(line + 1):
+              recorded: \(line < a.count ? String(a[line]) : "(end)")
+              now:      \(line < b.count ? String(b[line]) : "(end)")
+            """, sourceLocation: sourceLocation)
+    }
+}
