@@ -45,7 +45,7 @@ public final class ServedTimetable: Sendable {
     public func buildCoverage() {
         let state: CoverageState
         do {
-            let regions = try CoverageBuilder.regions(network)
+            let regions = try CoverageBuilder.regions(network, levels: planner.serviceLevels)
             let today = ServiceDate(daysSinceEpoch: Int32(Date().timeIntervalSince1970 / 86_400))
             state = .ready(CoverageReport.make(regions, timetable: network, today: today))
         } catch {

@@ -90,21 +90,7 @@ struct TripPlannerCLITests {
             text += "\n"
             #expect(!r.signaled, "\(run.args): crashed")
         }
-        let url = Self.goldenDirectory.appendingPathComponent("plan-\(feedId).txt")
-        if ProcessInfo.processInfo.environment["TRANSIT_RECORD_GOLDEN"] != nil {
-            try Data(text.utf8).write(to: url)
-            return
-        }
-        let recorded = try #require(try? String(contentsOf: url, encoding: .utf8), "no golden file \(url.path): record it with TRANSIT_RECORD_GOLDEN=1")
-        if recorded != text {
-            let a = recorded.split(separator: "\n", omittingEmptySubsequences: false), b = text.split(separator: "\n", omittingEmptySubsequences: false)
-            let line = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)
-            Issue.record("""
-                \(feedId): the text differs from \(url.lastPathComponent) at line \(line + 1):
-                  recorded: \(line < a.count ? String(a[line]) : "(end)")
-                  now:      \(line < b.count ? String(b[line]) : "(end)")
-                """)
-        }
+        try PlanInterfacesTests.compare(text, golden: "plan-\(feedId).txt")
     }
 
     @Test("the steps printed are the API's legs: count, order, sentences; --json is the API's answer")
