@@ -92,10 +92,6 @@ import TransitTesting
             query.wheelchair = trip.wheelchair
             text += "# \(trip.why)\n$ transit plan \(trip.from) \(trip.to) --at \(trip.at)"
                 + (trip.modes.map { " --modes \($0)" } ?? "") + (trip.wheelchair ? " --wheelchair" : "") + "\n"
-            func name(_ p: String) -> String {
-                guard case .stop(let feed, let id)? = Place.parse(p), let i = try? planner.resolveStop(feed, id) else { return p }
-                return snapshot.stops[i.index].name
-            }
             let outcome: PlanOutcome
             do throws(PlanError) {
                 if let m = trip.modes { query.modes = try ModeFilter.parse(m) }
@@ -103,14 +99,7 @@ import TransitTesting
             } catch {
                 outcome = .noItinerary(error)
             }
-            switch outcome {
-            case .itineraries(let answer):
-                let doc = AnswerDocument(answer)
-                #expect(try AnswerDocument.read(PlanAnswerJSON.answerBytes(answer)) == doc, "\(trip.from) → \(trip.to)")
-                text += PlanAnswerText.render(doc, from: name(trip.from), to: name(trip.to))
-            case .noItinerary(let error):
-                text += "error: \(error.code.rawValue): \(error.message)\n"
-            }
+            text += try GoldenText.text(outcome, from: trip.from, to: trip.to, planner: planner)
             text += "\n"
         }
         return text

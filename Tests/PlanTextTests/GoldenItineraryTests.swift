@@ -66,20 +66,7 @@ import TransitTesting
             if trip.extra.hasPrefix("maxTransfers=") { query.parameters.maxTransfers = Int(trip.extra.dropFirst(13))! }
             text += "$ transit plan \(trip.from) \(trip.to) \(trip.arriveBy ? "--arrive-by" : "--at") \(trip.at)"
                 + (trip.extra.isEmpty ? "" : " --\(trip.extra)") + "\n"
-            // As `transit plan` prints it: from the answer's document, places named as the
-            // stops are. The document made in process is the one a server's JSON reads back as.
-            func name(_ p: String) -> String {
-                guard case .stop(let feed, let id)? = Place.parse(p), let i = try? planner.resolveStop(feed, id) else { return p }
-                return snapshot.stops[i.index].name
-            }
-            switch planner.answer(query) {
-            case .itineraries(let answer):
-                let doc = AnswerDocument(answer)
-                #expect(try AnswerDocument.read(PlanAnswerJSON.answerBytes(answer)) == doc, "\(trip.from) → \(trip.to)")
-                text += PlanAnswerText.render(doc, from: name(trip.from), to: name(trip.to))
-            case .noItinerary(let error):
-                text += "error: \(error.code.rawValue): \(error.message)\n"
-            }
+            text += try GoldenText.text(planner.answer(query), from: trip.from, to: trip.to, planner: planner)
             text += "\n"
         }
         try GoldenText.check(text, feedId + ".txt")

@@ -29,31 +29,21 @@ import TransitTesting
 
     @Test("the seen cases: what is shown, recommended and labelled matches the recorded text")
     func golden() throws {
-        var planners: [String: (JourneyPlanner, FeedSnapshot)] = [:]
+        var planners: [String: JourneyPlanner] = [:]
         var text = ""
         for trip in Self.trips {
             if planners[trip.file] == nil {
                 let (snapshot, _) = try SnapshotSink.load(path: FeedFixtures.feed(trip.file), feedId: String(trip.file.dropLast(4)))
-                planners[trip.file] = (JourneyPlanner(network: try TimetableBuilder.build(snapshot)), snapshot)
+                planners[trip.file] = JourneyPlanner(network: try TimetableBuilder.build(snapshot))
             }
-            let (planner, snapshot) = planners[trip.file]!
+            let planner = planners[trip.file]!
             text += "# \(trip.why)\n"
             text += "$ transit plan --gtfs \(trip.file) \(trip.from) \(trip.to) \(trip.arriveBy ? "--arrive-by" : "--at") \(trip.at)\n"
             let query = PlanQuery(from: Place.parse(trip.from)!, to: Place.parse(trip.to)!, time: QueryTime.parse(trip.at)!,
                                   arriveBy: trip.arriveBy)
-            func name(_ p: String) -> String {
-                guard case .stop(let feed, let id)? = Place.parse(p), let i = try? planner.resolveStop(feed, id) else { return p }
-                return snapshot.stops[i.index].name
-            }
-            switch planner.answer(query) {
-            case .itineraries(let answer):
-                let doc = AnswerDocument(answer)
-                #expect(try AnswerDocument.read(PlanAnswerJSON.answerBytes(answer)) == doc, "\(trip.from) → \(trip.to)")
-                text += PlanAnswerText.render(doc, from: name(trip.from), to: name(trip.to))
-                text += Self.costs(answer)
-            case .noItinerary(let error):
-                text += "error: \(error.code.rawValue): \(error.message)\n"
-            }
+            let outcome = planner.answer(query)
+            text += try GoldenText.text(outcome, from: trip.from, to: trip.to, planner: planner)
+            if case .itineraries(let answer) = outcome { text += Self.costs(answer) }
             text += "\n"
         }
         try GoldenText.check(text, "rider-filter.txt")

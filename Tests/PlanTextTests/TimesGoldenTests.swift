@@ -66,10 +66,6 @@ import TransitTesting
         let feedId = String(file.dropLast(4))
         let (snapshot, _) = try SnapshotSink.load(path: FeedFixtures.feed(file), feedId: feedId)
         let planner = JourneyPlanner(network: try TimetableBuilder.build(snapshot))
-        func name(_ p: String) -> String {
-            guard case .stop(let feed, let id)? = Place.parse(p), let i = try? planner.resolveStop(feed, id) else { return p }
-            return snapshot.stops[i.index].name
-        }
         var text = ""
         for trip in trips {
             var query = PlanQuery(from: Place.parse(trip.from)!, to: Place.parse(trip.to)!, time: QueryTime.parse(trip.at)!,
@@ -78,15 +74,7 @@ import TransitTesting
             text += "# \(trip.why)\n$ transit plan \(trip.from) \(trip.to) \(trip.arriveBy ? "--arrive-by" : "--at") \(trip.at)"
                 + (trip.maxTransfers.map { " --max-transfers \($0)" } ?? "") + (trip.option.map { " --option \($0 + 1)" } ?? "")
                 + "   (\(feedId))\n"
-            switch planner.answer(query) {
-            case .itineraries(let answer):
-                let doc = AnswerDocument(answer)
-                #expect(try AnswerDocument.read(PlanAnswerJSON.answerBytes(answer)) == doc, "\(trip.from) → \(trip.to)")
-                if let o = trip.option { try #require(o < doc.itineraries.count, "option \(o + 1) of \(doc.itineraries.count)") }
-                text += PlanAnswerText.render(doc, from: name(trip.from), to: name(trip.to), option: trip.option)
-            case .noItinerary(let error):
-                text += "error: \(error.code.rawValue): \(error.message)\n"
-            }
+            text += try GoldenText.text(planner.answer(query), from: trip.from, to: trip.to, option: trip.option, planner: planner)
             text += "\n"
         }
         return text
