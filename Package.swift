@@ -31,17 +31,20 @@ let package = Package(
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
         .target(name: "Geo", dependencies: ["CProj"]),
-        .target(name: "TransitStore", dependencies: ["TransitModel", "GTFS", "CLibPQ"]),
+        .target(name: "TransitStore", dependencies: ["TransitModel", "GTFS", "Streets", "CLibPQ"]),
         // The timetable: the routing arrays the router reads, immutable; nothing else.
         .target(name: "Timetable", dependencies: ["TransitModel"]),
+        // The walk graph: OpenStreetMap's walkable ways in flat arrays, snapping, searches,
+        // paths and their turn-by-turn steps. A leaf that does no I/O (TransitStore loads it).
+        .target(name: "Streets", dependencies: ["Geo", "TransitModel"]),
         // Beside it: the builder (snapshot -> timetable; PROJ for footpaths), the feeds' names,
         // shapes, station children and the stop grids for walks (TransitNetwork).
-        .target(name: "FeedNetwork", dependencies: ["Timetable", "TransitModel", "Geo"]),
+        .target(name: "FeedNetwork", dependencies: ["Timetable", "TransitModel", "Geo", "Streets"]),
         // The router: RAPTOR over a Timetable. No I/O, no logging, no globals.
         .target(name: "Raptor", dependencies: ["Timetable", "TransitModel"]),
         // The planner: places, times and walks around the router; typed answers. No faces:
         // it writes no JSON and no terminal text.
-        .target(name: "Planner", dependencies: ["Raptor", "Timetable", "FeedNetwork", "TransitModel", "Geo"], resources: [
+        .target(name: "Planner", dependencies: ["Raptor", "Timetable", "FeedNetwork", "TransitModel", "Geo", "Streets"], resources: [
             // The airports with an IATA code (stop search), generated: `Scripts/airports.sh`.
             .copy("Resources/airports-iata.csv"),
         ]),
@@ -49,13 +52,13 @@ let package = Package(
         .target(name: "Coverage", dependencies: ["Timetable", "FeedNetwork", "Raptor", "TransitModel", "Geo", "CGEOS"]),
         // The JSON wire format of plan answers and errors: written by the HTTP API and
         // `transit plan --json`, read back by `transit plan --server`.
-        .target(name: "PlanJSON", dependencies: ["Planner", "Raptor", "Timetable", "FeedNetwork", "TransitModel", "Geo"]),
+        .target(name: "PlanJSON", dependencies: ["Streets", "Planner", "Raptor", "Timetable", "FeedNetwork", "TransitModel", "Geo"]),
         // The terminal's face: plan answers as text, times in words, places by name, the
         // itinerary map as SVG. Used by the CLI (a library so the fuzz checks and tests reach it).
-        .target(name: "PlanText", dependencies: ["PlanJSON", "Planner", "Coverage", "Timetable", "FeedNetwork", "TransitModel", "Geo"]),
+        .target(name: "PlanText", dependencies: ["Streets", "PlanJSON", "Planner", "Coverage", "Timetable", "FeedNetwork", "TransitModel", "Geo"]),
         // The HTTP API: Hummingbird over a LiveTimetable kept in step with the database.
         .target(name: "Server", dependencies: [
-            "Planner", "PlanJSON", "Coverage", "TransitStore", "Timetable", "FeedNetwork", "TransitModel", "Geo",
+            "Planner", "PlanJSON", "Coverage", "TransitStore", "Timetable", "FeedNetwork", "TransitModel", "Geo", "Streets",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -66,7 +69,7 @@ let package = Package(
             .copy("Resources/openapi.json"),
         ]),
         .executableTarget(name: "TransitCLI", dependencies: [
-            "TransitModel", "GTFS", "TransitStore", "Timetable", "FeedNetwork", "Raptor", "Planner", "PlanJSON", "PlanText", "Coverage", "Geo", "Server",
+            "TransitModel", "GTFS", "TransitStore", "Timetable", "FeedNetwork", "Raptor", "Planner", "PlanJSON", "PlanText", "Coverage", "Geo", "Server", "Streets",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
@@ -74,7 +77,7 @@ let package = Package(
         ]),
         // Shared by the tests: fixtures, the reference router, tiny networks built in code
         // (NetworkBuilder) and the compact journey strings (CompactJourney).
-        .target(name: "TransitTesting", dependencies: ["GTFS", "TransitStore", "Timetable", "FeedNetwork", "Raptor", "TransitModel", "Geo"]),
+        .target(name: "TransitTesting", dependencies: ["GTFS", "TransitStore", "Timetable", "FeedNetwork", "Raptor", "TransitModel", "Geo", "Streets"]),
         // The fuzz targets' checks and seeds: run by libFuzzer (Fuzz/, Scripts/fuzz.sh) and by FuzzChecksTests.
         .target(name: "FuzzChecks", dependencies: ["GTFS", "TransitModel", "Planner", "PlanText", "Server"]),
 
@@ -83,15 +86,16 @@ let package = Package(
         .testTarget(name: "TransitModelTests", dependencies: ["TransitModel"]),
         .testTarget(name: "GTFSTests", dependencies: ["GTFS", "TransitModel", "TransitTesting"]),
         .testTarget(name: "GeoTests", dependencies: ["Geo", "TransitTesting"]),
-        .testTarget(name: "TransitStoreTests", dependencies: ["TransitStore", "GTFS", "TransitTesting"]),
-        .testTarget(name: "TimetableTests", dependencies: ["Timetable", "FeedNetwork", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
-        .testTarget(name: "CoverageTests", dependencies: ["Coverage", "Timetable", "FeedNetwork", "Planner", "PlanJSON", "PlanText", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
-        .testTarget(name: "ServerTests", dependencies: ["Server", "Planner", "Raptor", "FeedNetwork", "Geo", "TransitModel", "TransitStore", "TransitTesting"]),
+        .testTarget(name: "StreetsTests", dependencies: ["Streets", "Geo", "TransitModel", "TransitStore", "TransitTesting"]),
+        .testTarget(name: "TransitStoreTests", dependencies: ["Streets", "TransitStore", "GTFS", "TransitTesting"]),
+        .testTarget(name: "TimetableTests", dependencies: ["Streets", "Timetable", "FeedNetwork", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
+        .testTarget(name: "CoverageTests", dependencies: ["Streets", "Coverage", "Timetable", "FeedNetwork", "Planner", "PlanJSON", "PlanText", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
+        .testTarget(name: "ServerTests", dependencies: ["Streets", "Server", "Planner", "Raptor", "FeedNetwork", "Geo", "TransitModel", "TransitStore", "TransitTesting"]),
         .testTarget(name: "FuzzChecksTests", dependencies: ["FuzzChecks", "FeedNetwork", "Geo", "TransitTesting"]),
         // The router's own tests: timetables built in code, RaptorRequest in, journeys out (no planner).
-        .testTarget(name: "RaptorTests", dependencies: ["Raptor", "Timetable", "FeedNetwork", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
-        .testTarget(name: "PlannerTests", dependencies: ["Planner", "PlanJSON", "Raptor", "Timetable", "FeedNetwork", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
-        .testTarget(name: "PlanJSONTests", dependencies: ["PlanJSON", "Planner", "Timetable", "FeedNetwork", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
-        .testTarget(name: "PlanTextTests", dependencies: ["PlanText", "PlanJSON", "Planner", "Timetable", "FeedNetwork", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
+        .testTarget(name: "RaptorTests", dependencies: ["Streets", "Raptor", "Timetable", "FeedNetwork", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
+        .testTarget(name: "PlannerTests", dependencies: ["Streets", "Planner", "PlanJSON", "Raptor", "Timetable", "FeedNetwork", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
+        .testTarget(name: "PlanJSONTests", dependencies: ["Streets", "PlanJSON", "Planner", "Timetable", "FeedNetwork", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
+        .testTarget(name: "PlanTextTests", dependencies: ["Streets", "PlanText", "PlanJSON", "Planner", "Timetable", "FeedNetwork", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
     ]
 )

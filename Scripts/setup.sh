@@ -9,6 +9,9 @@
 #   postgresql (server, only if no /usr/lib/postgresql/*/bin/initdb)  Scripts/postgres.sh
 #   unzip, time, bc                                             benchmarks (bench-import.sh)
 #   zip                                                         tests zip an unpacked feed back (FixtureTests)
+#   osm2pgsql, postgresql-N-postgis-3, postgresql-N-pgrouting   `transit import-osm` (streets into PostGIS) and the
+#                                                               tests' independent check of walk lengths (pgr_dijkstra);
+#                                                               N is the installed server's major version
 set -euo pipefail
 
 if ! command -v swift >/dev/null 2>&1; then
@@ -34,6 +37,15 @@ done
 if ! compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
     missing+=(postgresql)
 fi
+# PostGIS and pgRouting are built for one server version: the newest installed one (or,
+# when none is, the one the `postgresql` package brings: 15 on Debian 12).
+major=$(ls /usr/lib/postgresql 2>/dev/null | sort -n | tail -1)
+major=${major:-15}
+for package in osm2pgsql "postgresql-$major-postgis-3" "postgresql-$major-pgrouting"; do
+    if [ "$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null)" != "install ok installed" ]; then
+        missing+=("$package")
+    fi
+done
 
 if [ ${#missing[@]} -eq 0 ]; then
     exit 0
