@@ -31,7 +31,7 @@ let package = Package(
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
         .target(name: "Geo", dependencies: ["CProj"]),
-        .target(name: "TransitStore", dependencies: ["TransitModel", "GTFS", "Streets", "CLibPQ"]),
+        .target(name: "TransitStore", dependencies: ["TransitModel", "GTFS", "Streets", "Geo", "CLibPQ"]),
         // The timetable: the routing arrays the router reads, immutable; nothing else.
         .target(name: "Timetable", dependencies: ["TransitModel"]),
         // The walk graph: OpenStreetMap's walkable ways in flat arrays, snapping, searches,

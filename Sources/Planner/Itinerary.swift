@@ -2,6 +2,7 @@ import FeedNetwork
 import Foundation
 import Geo
 import Raptor
+import Streets
 import Timetable
 import TransitModel
 
@@ -59,6 +60,9 @@ public struct ItineraryLeg: Sendable, Equatable {
     public var ride: RideDetails?
     /// The line the map draws, from `from` to `to`.
     public var geometry: [Coordinate]
+    /// For a walk (access, egress, a change's walk, the walk-only trip): how its length was
+    /// found, and along streets its path (the same as `geometry`) and its steps.
+    public var walk: WalkRoute? = nil
 }
 
 /// The numbers that set itineraries apart.
