@@ -46,10 +46,10 @@ struct ImportOSMCommand: ParsableCommand {
                     if Output.stderrIsTerminal { Output.progress(line) } else { Output.err("  \(line)") }
                 }
             } catch let e as StreetImportError {
-                Output.progressDone("")
+                Output.progress("")
                 throw CLIError(e.message, code: "IMPORT_FAILED")
             }
-            Output.progressDone("")
+            Output.progress("")
             // What every planner start pays to read the streets (all current versions).
             let clock = ContinuousClock()
             var loaded: StreetTables?

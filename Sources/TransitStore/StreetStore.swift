@@ -46,8 +46,8 @@ public struct StreetStore {
             t.versions[row.region] = row.version
             let count = Int(try db.scalar("SELECT count(*) FROM \(row.table)") ?? "0") ?? 0
             t.edgeSource.reserveCapacity(t.edgeCount + count)
-            // Geometry as binary WKB in hex: no text parsing of coordinates.
-            try db.copyOut("COPY (SELECT source, target, length_m, way_id, kind, flags, name, encode(ST_AsBinary(geom, 'NDR'), 'hex') FROM \(row.table) ORDER BY id) TO STDOUT") { bytes in
+            // A geometry's text form is its EWKB in hex: no parsing of decimal coordinates.
+            try db.copyOut("COPY (SELECT source, target, length_m, way_id, kind, flags, name, geom FROM \(row.table) ORDER BY id) TO STDOUT") { bytes in
                 var f = FieldCursor(bytes)
                 let source = f.int(), target = f.int()
                 let length = f.double()
@@ -119,7 +119,7 @@ private struct FieldCursor {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// The next field, a little-endian WKB LineString in hex: its first and last points
+    /// The next field, a little-endian (E)WKB LineString in hex: its first and last points
     /// returned, the points between appended to `lat`/`lon` (nothing for a malformed one).
     mutating func wkbLineString(inner lat: inout [Double], _ lon: inout [Double]) -> ((lat: Double, lon: Double)?, (lat: Double, lon: Double)?) {
         let r = field()
@@ -130,11 +130,12 @@ private struct FieldCursor {
             for k in 0..<n { v |= (nibble(base[(at + k) * 2]) << 4 | nibble(base[(at + k) * 2 + 1])) << (8 * UInt64(k)) }
             return v
         }
-        guard r.count >= 18 else { return (nil, nil) }
-        let n = Int(word(5, 4))
-        guard n >= 2, r.count >= 18 + n * 32 else { return (nil, nil) }
+        guard r.count >= 18, base[0] == 48, base[1] == 49 else { return (nil, nil) }  // "01": little-endian
+        let header = word(1, 4) & 0x2000_0000 != 0 ? 9 : 5  // EWKB: an SRID after the type
+        let n = Int(word(header, 4))
+        guard n >= 2, r.count >= (header + 4 + n * 16) * 2 else { return (nil, nil) }
         func point(_ p: Int) -> (lat: Double, lon: Double) {
-            (Double(bitPattern: word(17 + p * 16, 8)), Double(bitPattern: word(9 + p * 16, 8)))
+            (Double(bitPattern: word(header + 12 + p * 16, 8)), Double(bitPattern: word(header + 4 + p * 16, 8)))
         }
         for p in 1..<(n - 1) {
             let q = point(p)
