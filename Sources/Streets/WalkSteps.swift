@@ -135,7 +135,10 @@ extension WalkGraph {
             if i == 0 {
                 action = .depart
                 let from = pieces[run.first].pointIndex
-                heading = bearing(geometry, from: from, limit: geometry.count, forward: true).map(Self.compass) ?? "north"
+                let end = runs.count > 1 ? runs[1].pointIndex : geometry.count
+                let az = bearing(geometry, from: from, limit: end, forward: true)
+                    ?? bearing(geometry, from: from, limit: geometry.count, forward: true)
+                heading = az.map(Self.compass) ?? "north"
             } else {
                 switch run.kind {
                 case .steps: action = .steps

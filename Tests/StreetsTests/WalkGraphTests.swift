@@ -85,7 +85,7 @@ import Testing
     /// `wheelchair=no`) in the middle, and a detour 100 m north.
     static func detour(_ middle: StreetKind, flags: StreetFlags = []) -> (StreetBuilder, WalkGraph) {
         var b = StreetBuilder()
-        b.grid(size: 6, spacing: 100, x0: 1000)  // something big enough to snap to
+        let grid = b.grid(size: 6, spacing: 100, x0: 1000)  // something big enough to snap to
         let n0 = b.node(0, 0), n1 = b.node(80, 0), n2 = b.node(120, 0), n3 = b.node(200, 0)
         let n4 = b.node(0, 100), n5 = b.node(200, 100)
         b.edge(n0, n1, name: "West")
@@ -93,37 +93,37 @@ import Testing
         b.edge(n2, n3, name: "East")
         b.edge(n0, n4, name: "Up"); b.edge(n4, n5, name: "Top"); b.edge(n5, n3, name: "Down")
         // Joined to the grid so the whole piece may be snapped to.
-        let link = b.node(1000, 0)
-        b.edge(n3, link, name: "Link")
+        b.edge(n3, grid[0][0], name: "Link")
         return (b, WalkGraph(b.tables))
     }
 
     @Test("steps cost double; a wheelchair walk avoids steps and ways marked wheelchair=no")
     func stepsAndWheelchair() throws {
         let (_, g) = Self.detour(.steps)
-        let a = try #require(g.snap(Self.at(-5, -10)))
-        let z = try #require(g.snap(Self.at(205, -10)))
+        let a = try #require(g.snap(Self.at(5, -10)))
+        let z = try #require(g.snap(Self.at(195, -10)))
         let walk = try #require(g.walkMeters(from: a, to: [z], limit: 2000)[0])
         let offsets = a.offset + z.offset
-        #expect(abs(walk - offsets - (80 + 2 * 40 + 80)) < 0.5)
+        #expect(abs(offsets - 20) < 0.01)
+        #expect(abs(walk - offsets - (75 + 2 * 40 + 75)) < 0.5)
         let r = try #require(g.route(from: a, to: z, limit: 2000))
-        #expect(abs(r.meters - offsets - 200) < 0.5)
+        #expect(abs(r.meters - offsets - 190) < 0.5)
         #expect(r.steps.map(\.action) == [.depart, .steps, .continueOn])
         #expect(r.steps.map(\.street) == ["West", nil, "East"])
 
         let chair = try #require(g.walkMeters(from: a, to: [z], limit: 2000, wheelchair: true)[0])
-        #expect(abs(chair - offsets - 400) < 0.5)
+        #expect(abs(chair - offsets - 410) < 0.5)
         let rc = try #require(g.route(from: a, to: z, limit: 2000, wheelchair: true))
-        // Snapped at the ends of West and East: nothing walked on them, no step for them.
-        #expect(rc.steps.map(\.street) == ["Up", "Top", "Down"])
-        #expect(rc.steps.map(\.action) == [.depart, .right, .right])
-        #expect(rc.steps[0].heading == "north")
-        #expect(g.walkMeters(from: a, to: [z], limit: 350, wheelchair: true) == [nil])
+        // Back west first, round the detour, then back west along East.
+        #expect(rc.steps.map(\.street) == ["West", "Up", "Top", "Down", "East"])
+        #expect(rc.steps.map(\.action) == [.depart, .right, .right, .right, .right])
+        #expect(rc.steps[0].heading == "west")
+        #expect(g.walkMeters(from: a, to: [z], limit: 400, wheelchair: true) == [nil])
 
         let (_, h) = Self.detour(.footway, flags: .noWheelchair)
-        let ha = try #require(h.snap(Self.at(-5, -10))), hz = try #require(h.snap(Self.at(205, -10)))
-        #expect(abs(try #require(h.walkMeters(from: ha, to: [hz], limit: 2000)[0]) - offsets - 200) < 0.5)
-        #expect(abs(try #require(h.walkMeters(from: ha, to: [hz], limit: 2000, wheelchair: true)[0]) - offsets - 400) < 0.5)
+        let ha = try #require(h.snap(Self.at(5, -10))), hz = try #require(h.snap(Self.at(195, -10)))
+        #expect(abs(try #require(h.walkMeters(from: ha, to: [hz], limit: 2000)[0]) - offsets - 190) < 0.5)
+        #expect(abs(try #require(h.walkMeters(from: ha, to: [hz], limit: 2000, wheelchair: true)[0]) - offsets - 410) < 0.5)
         // A wheelchair snap never lands on a barred edge.
         let onSteps = try #require(g.snap(Self.at(100, -5)))
         #expect(g.t.edgeKind[Int(onSteps.edge)] == .steps)

@@ -90,7 +90,7 @@ import Testing
             let f = rng.unit()
             if let z = g.snap(Coordinate(latitude: p0.latitude + f * (p1.latitude - p0.latitude),
                                          longitude: p0.longitude + f * (p1.longitude - p0.longitude))) { targets[9] = z }
-            let limit = 300 + rng.unit() * 2000, wheelchair = rng.int(3) == 0
+            let limit = 500 + rng.unit() * 3000, wheelchair = rng.int(3) == 0
             let walks = g.walkMeters(from: a, to: targets, limit: limit, wheelchair: wheelchair)
             for (z, walk) in zip(targets, walks) {
                 let plain = Self.plainWalk(tables, from: a, to: z, limit: limit, wheelchair: wheelchair)
