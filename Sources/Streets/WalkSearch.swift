@@ -153,9 +153,9 @@ extension WalkGraph {
         s.begin()
         var wantedCount = 0
         for b in targets {
-            for n in [t.edgeSource[Int(b.edge)], t.edgeTarget[Int(b.edge)]] where s.wanted[Int(n)] != s.epoch {
-                s.wanted[Int(n)] = s.epoch; wantedCount += 1
-            }
+            let u = Int(t.edgeSource[Int(b.edge)]), v = Int(t.edgeTarget[Int(b.edge)])
+            if s.wanted[u] != s.epoch { s.wanted[u] = s.epoch; wantedCount += 1 }
+            if s.wanted[v] != s.epoch { s.wanted[v] = s.epoch; wantedCount += 1 }
         }
         run(s, seeds: seeds(a, wheelchair: wheelchair), limit: limit, wheelchair: wheelchair, wantedCount: wantedCount)
         return targets.map { b in
