@@ -272,8 +272,8 @@ struct NearbyStops: Sendable {
     let stops: [(stop: StopIndex, meters: Double)]
     /// The nearest boardable stop over all feeds (nil: none has coordinates).
     let nearest: (stop: StopIndex, meters: Double)?
-    /// The streets walked when the request walks along them and the place snaps (nil:
-    /// every walk from here is a beeline), step-free for a wheelchair, and where it snaps.
+    /// The streets walked when the request walks along them (nil: beelines), step-free
+    /// for a wheelchair, and where the place snaps (nil: every walk from here is a beeline).
     let streets: WalkGraph?
     let wheelchair: Bool
     let snap: StreetSnap?
@@ -293,11 +293,12 @@ struct NearbyStops: Sendable {
         self.wheelchair = wheelchair
         let limit = min(streetLimit, radius)
         self.streetLimit = limit
+        self.streets = streets
         guard let streets, let snap = streets.snap(point, wheelchair: wheelchair) else {
-            self.streets = nil; self.snap = nil; streetMeters = []
+            self.snap = nil; streetMeters = []
             return
         }
-        self.streets = streets; self.snap = snap
+        self.snap = snap
         let reach = stops.prefix { $0.meters <= limit }
         var meters = [Double](repeating: .nan, count: reach.count)
         var targets: [StreetSnap] = [], slots: [Int] = []

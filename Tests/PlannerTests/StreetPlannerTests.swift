@@ -45,8 +45,8 @@ import TransitTesting
         let byBeeline = try plan(planner, .coordinate(Self.o), y, at: "8:20", streets: false) { $0.maxAccessWalk = 600 }
         #expect(accessStops(byBeeline, n) == ["B"])
 
-        // With the default 1000 m the street walk to B (920) is taken, and the leg follows it.
-        let r = try plan(planner, .coordinate(Self.o), y, at: "8:20")
+        // With the default 1000 m the street walk to B (920 m, 11.5 min) is taken, and the leg follows it.
+        let r = try plan(planner, .coordinate(Self.o), y, at: "8:15")
         let journey = try #require(r.journeys.first)
         guard case .access(_, let dep, let arr, let meters)? = journey.legs.first else { Issue.record("no access walk"); return }
         #expect(abs(meters - 920) < 5)
