@@ -65,8 +65,9 @@ extension StreetKind {
 }
 
 extension WalkRoute {
-    /// Where `step` starts (its point of `geometry`), nil when its index is outside it.
+    /// Where `step` starts: its point of `geometry` (an index past either end taken as that
+    /// end, so every step has a point), nil only when the geometry is empty.
     public func start(of step: WalkStep) -> Coordinate? {
-        geometry.indices.contains(step.pointIndex) ? geometry[step.pointIndex] : nil
+        geometry.isEmpty ? nil : geometry[min(max(step.pointIndex, 0), geometry.count - 1)]
     }
 }

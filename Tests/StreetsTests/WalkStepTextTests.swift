@@ -68,6 +68,9 @@ import Testing
         let walk = WalkRoute(model: .streets, meters: 130, walkMeters: 130, geometry: g, steps: [s])
         #expect(walk.start(of: s) == g[1])
         s.pointIndex = 2
-        #expect(walk.start(of: s) == nil)
+        #expect(walk.start(of: s) == g[1])
+        s.pointIndex = -1
+        #expect(walk.start(of: s) == g[0])
+        #expect(WalkRoute(model: .beeline, meters: 0, walkMeters: 0, geometry: [], steps: []).start(of: s) == nil)
     }
 }
