@@ -48,6 +48,11 @@ public struct AnswerDocument: Decodable, Sendable, Equatable {
         public var instruction: String
         /// Where the step starts: longitude, latitude (as the map's positions).
         public var point: [Double]?
+
+        public init(action: String, street: String?, kind: String, meters: Double, heading: String?, instruction: String, point: [Double]?) {
+            self.action = action; self.street = street; self.kind = kind; self.meters = meters; self.heading = heading
+            self.instruction = instruction; self.point = point
+        }
     }
 
     public struct Summary: Decodable, Sendable, Equatable {

@@ -3,7 +3,7 @@ import GTFS
 import Geo
 import PlanJSON
 import Planner
-import PlanText
+@testable import PlanText
 import Streets
 import Testing
 import TransitModel
