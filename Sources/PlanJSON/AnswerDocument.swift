@@ -31,6 +31,28 @@ public struct AnswerDocument: Decodable, Sendable, Equatable {
         /// What the times as shown need (`ShownTimes`): the walk's meters, a change's wait.
         public var distanceMeters: Double = 0
         public var waitSeconds: Int64?
+        /// A walk's model (`streets`, `beeline`), nil when the answer does not say.
+        public var walkModel: String?
+        /// A walk's steps along streets (empty for a beeline), nil when the answer does not say.
+        public var walkSteps: [WalkStep]?
+    }
+
+    /// One step of a walk along streets, as the API writes it.
+    public struct WalkStep: Decodable, Sendable, Equatable {
+        public var action: String
+        public var street: String?
+        public var kind: String
+        public var meters: Double
+        public var heading: String?
+        /// The sentence: "Head north on Via Torino, 120 m".
+        public var instruction: String
+        /// Where the step starts: longitude, latitude (as the map's positions).
+        public var point: [Double]?
+
+        public init(action: String, street: String?, kind: String, meters: Double, heading: String?, instruction: String, point: [Double]?) {
+            self.action = action; self.street = street; self.kind = kind; self.meters = meters; self.heading = heading
+            self.instruction = instruction; self.point = point
+        }
     }
 
     public struct Summary: Decodable, Sendable, Equatable {

@@ -1,6 +1,7 @@
 import Foundation
 import Geo
 import Planner
+import Streets
 import TransitModel
 
 extension AnswerDocument {
@@ -23,7 +24,13 @@ extension AnswerDocument {
                     arrival: iso(leg.arrival), from: place(leg.from), to: place(leg.to),
                     route: leg.ride.map { $0.routeShortName ?? $0.routeLongName ?? $0.routeId },
                     routeColor: leg.ride?.routeColor, routeTextColor: leg.ride?.routeTextColor,
-                    distanceMeters: (leg.distanceMeters * 10).rounded() / 10, waitSeconds: leg.shownLeg.isChange ? leg.waitSeconds : nil)
+                    distanceMeters: (leg.distanceMeters * 10).rounded() / 10, waitSeconds: leg.shownLeg.isChange ? leg.waitSeconds : nil,
+                    walkModel: leg.walk?.model.rawValue, walkSteps: leg.walk.map { walk in
+                        walk.steps.map { s in
+                            WalkStep(action: s.action.rawValue, street: s.street, kind: s.kind.name, meters: (s.meters * 10).rounded() / 10,
+                                     heading: s.heading, instruction: s.english, point: walk.start(of: s).map(position))
+                        }
+                    })
             }
             let summary = Summary(departure: iso(s.departure), arrival: iso(s.arrival), durationSeconds: s.durationSeconds,
                                   rides: s.rides, changes: s.changes, modes: s.modes.map(\.rawValue),

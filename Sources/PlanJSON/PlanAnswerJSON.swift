@@ -2,6 +2,7 @@ import Foundation
 import Geo
 import Planner
 import Raptor
+import Streets
 import TransitModel
 
 /// The JSON shape of plan answers and errors, shared by `transit plan --json`, its batch
@@ -205,7 +206,30 @@ public enum PlanAnswerJSON {
         w.key("to"); place(leg.to, &w)
         if let ride { w.field("trip", ride.tripId) }
         if change { w.field("waitSeconds", leg.waitSeconds) }
+        if let walk = leg.walk { walkFields(walk, &w) }
         w.endObject()
+    }
+
+    /// A walk leg's `walkModel` and `walkSteps` (empty for a beeline): each step's action,
+    /// way, sentence and the point where it starts (as the map writes positions).
+    private static func walkFields(_ walk: WalkRoute, _ w: inout JSONWriter) {
+        w.field("walkModel", walk.model.rawValue)
+        w.key("walkSteps"); w.beginArray()
+        for step in walk.steps {
+            w.beginObject()
+            w.field("action", step.action.rawValue)
+            w.field("heading", ifPresent: step.heading)
+            w.field("instruction", step.english)
+            w.field("kind", step.kind.name)
+            w.field("meters", (step.meters * 10).rounded() / 10)
+            if let c = walk.start(of: step) {
+                let p = ItineraryMap.position(c)
+                w.key("point"); w.pair(p.longitude, p.latitude)
+            }
+            w.key("street"); if let s = step.street { w.string(s) } else { w.null() }
+            w.endObject()
+        }
+        w.endArray()
     }
 
     /// Compact JSON text of a `[String: Any]` tree, keys sorted (`JSONText`).

@@ -2,6 +2,7 @@ import Coverage
 import FeedNetwork
 import Foundation
 import Geo
+import PlanJSON
 import Planner
 import Timetable
 import TransitModel
@@ -32,7 +33,13 @@ public enum ItinerarySVG {
 
     /// An SVG document picturing this trip (`steps` numbered below the map, step i being
     /// leg i) over `network` when given.
-    public static func render(_ map: ItineraryMap, steps: [String], network: TransitNetwork?, title: String, width: Int = 1000) -> String {
+    ///
+    /// `streets`: the walks along streets by leg index (`PlanAnswerText.streetWalks`); each
+    /// is drawn along the path walked, marked `data-walk="streets"`, with the names of the
+    /// streets it follows for long enough to carry them written along it (group
+    /// `street-names`). Beeline walks are drawn as a straight dotted line, as before.
+    public static func render(_ map: ItineraryMap, steps: [String], network: TransitNetwork?, title: String, width: Int = 1000,
+                              streets: [Int: [AnswerDocument.WalkStep]] = [:]) -> String {
         typealias P = (x: Double, y: Double)
         let f = CoverageSVG.f, escape = CoverageSVG.escape
         let width = max(width, 400)
@@ -191,9 +198,25 @@ public enum ItinerarySVG {
         out += "<g id=\"legs\" fill=\"none\" stroke-linejoin=\"round\" stroke-linecap=\"round\" clip-path=\"url(#map-clip)\">\n"
         for (leg, d) in zip(legs, legPaths) {
             let style = leg.mode == .walk ? "stroke-width=\"4\" stroke-dasharray=\"1 7\"" : "stroke-width=\"6\""
-            out += "<path data-leg=\"\(leg.index)\" data-mode=\"\(leg.mode.rawValue.lowercased())\" stroke=\"\(leg.color)\" \(style) d=\"\(d)\"/>\n"
+            let walk = leg.mode == .walk && streets[leg.index] != nil ? " data-walk=\"streets\"" : ""
+            out += "<path data-leg=\"\(leg.index)\" data-mode=\"\(leg.mode.rawValue.lowercased())\"\(walk) stroke=\"\(leg.color)\" \(style) d=\"\(d)\"/>\n"
         }
         out += "</g>\n"
+
+        // Street names along the walks: a name where its step's stretch of the path is long
+        // enough on the map to carry it, once per walk, turned to run along it (never upside down).
+        if !streets.isEmpty {
+            out += "<g id=\"street-names\" font-size=\"10\" font-style=\"italic\" text-anchor=\"middle\" fill=\"#374151\" "
+            out += "stroke=\"#ffffff\" stroke-width=\"3\" stroke-linejoin=\"round\" paint-order=\"stroke\" clip-path=\"url(#map-clip)\">\n"
+            for leg in legs where leg.mode == .walk {
+                guard let walkSteps = streets[leg.index] else { continue }
+                for label in streetLabels(walkSteps, leg.points, project) {
+                    out += "<text class=\"street-name\" data-leg=\"\(leg.index)\" x=\"\(f(label.x))\" y=\"\(f(label.y))\" "
+                    out += "transform=\"rotate(\(f(label.angle)) \(f(label.x)) \(f(label.y)))\" dy=\"-5\">\(escape(label.name))</text>\n"
+                }
+            }
+            out += "</g>\n"
+        }
 
         // Leg numbers (as in the legend) halfway along each leg long enough to carry one.
         out += "<g id=\"leg-numbers\" font-size=\"11\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"#111827\">\n"
@@ -285,6 +308,46 @@ public enum ItinerarySVG {
     }
 
     // MARK: Helpers
+
+    /// Where the names of a walk's streets go: for each named step whose stretch of the
+    /// path (from its point to the next step's) is long enough on the map for its name, the
+    /// middle of that stretch and the angle of the path there; each name once.
+    static func streetLabels(_ steps: [AnswerDocument.WalkStep], _ points: [Coordinate], _ project: (Coordinate) -> (x: Double, y: Double))
+        -> [(name: String, x: Double, y: Double, angle: Double)] {
+        guard points.count >= 2 else { return [] }
+        // Each step's first point in the path: the nearest to its `point`, in order.
+        var starts: [Int] = []
+        for step in steps {
+            let from = starts.last ?? 0
+            guard let p = step.point, p.count == 2 else { starts.append(from); continue }
+            let i = (from..<points.count).min { a, b in
+                hypot(points[a].longitude - p[0], points[a].latitude - p[1]) < hypot(points[b].longitude - p[0], points[b].latitude - p[1])
+            }!
+            starts.append(i)
+        }
+        var labels: [(name: String, x: Double, y: Double, angle: Double)] = []
+        var named = Set<String>()
+        for (k, step) in steps.enumerated() {
+            guard let name = step.street, !named.contains(name) else { continue }
+            let end = k + 1 < steps.count ? starts[k + 1] : points.count - 1
+            guard end > starts[k] else { continue }
+            let stretch = points[starts[k]...end].map(project)
+            guard let mid = midpoint(stretch, minLength: CoverageSVG.textWidth(name, size: 10) + 16) else { continue }
+            // The segment the middle lies on gives the angle.
+            var best = 1, bestDistance = Double.infinity
+            for i in stretch.indices.dropFirst() {
+                let a = stretch[i - 1], b = stretch[i]
+                let d = hypot(mid.x - a.x, mid.y - a.y) + hypot(mid.x - b.x, mid.y - b.y) - hypot(b.x - a.x, b.y - a.y)
+                if d < bestDistance { bestDistance = d; best = i }
+            }
+            let a = stretch[best - 1], b = stretch[best]
+            var angle = atan2(b.y - a.y, b.x - a.x) * 180 / .pi
+            if angle > 90 { angle -= 180 } else if angle < -90 { angle += 180 }
+            labels.append((name, mid.x, mid.y, angle))
+            named.insert(name)
+        }
+        return labels
+    }
 
     /// `#RRGGBB` as given, nil when it is something else.
     static func hexColor(_ s: String) -> String? {

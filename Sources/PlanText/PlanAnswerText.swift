@@ -53,9 +53,14 @@ public enum PlanAnswerText {
         var steps = zip(it.legs, j.steps).map { (times.clock($0.1.start), colour ? badge($0.0) : $0.0.instruction) }
         steps.append((times.clock(j.end), "Arrive"))
         let numberWidth = String(steps.count).count, timeWidth = steps.map(\.0.count).max()!
+        // A walk along streets is still one step: its turns follow it, lettered, under its
+        // sentence (a beeline walk has none).
+        let subIndent = String(repeating: " ", count: 2 + numberWidth + 2 + timeWidth + 2)
         for (i, step) in steps.enumerated() {
             let n = String(repeating: " ", count: numberWidth - String(i + 1).count) + String(i + 1)
             line("  \(n). \(step.0.padding(toLength: timeWidth, withPad: " ", startingAt: 0))  \(step.1)")
+            guard i < it.legs.count, let walkSteps = it.legs[i].walkSteps else { continue }
+            for (k, w) in walkSteps.enumerated() { line("\(subIndent)\(letters(k)). \(w.instruction)") }
         }
         line(summary(it.summary, j))
         for n in doc.notices where !PlanAnswerText.firstNotices.contains(n.code) { line("Note: \(n.message)") }
@@ -106,6 +111,26 @@ public enum PlanAnswerText {
             let shown = [asked] + journeys.flatMap { j in [j.start, j.end] + j.steps.flatMap { [$0.start, $0.end] } }
             return shown.first { ShownTimes.repeated($0, zone) != nil }.map { ShownTimes.repeatNote($0, zone) }
         }
+    }
+
+    /// "a" … "z", then "aa", "ab" …: a walk's sub-steps, apart from the numbered steps.
+    static func letters(_ k: Int) -> String {
+        var k = k, out = ""
+        repeat {
+            out.insert(Character(UnicodeScalar(UInt8(ascii: "a") + UInt8(k % 26))), at: out.startIndex)
+            k = k / 26 - 1
+        } while k >= 0
+        return out
+    }
+
+    /// The walks along streets of option `option`, by leg index: each step's way (its
+    /// name, else its kind's word), its length and where it starts, for the map's labels.
+    public static func streetWalks(_ doc: AnswerDocument, option: Int) -> [Int: [AnswerDocument.WalkStep]] {
+        var walks: [Int: [AnswerDocument.WalkStep]] = [:]
+        for (i, leg) in doc.itineraries[option].legs.enumerated() where leg.walkModel == "streets" {
+            if let steps = leg.walkSteps, !steps.isEmpty { walks[i] = steps }
+        }
+        return walks
     }
 
     /// UTC seconds of an ISO 8601 time with its offset ("2020-05-04T08:30:00+02:00").

@@ -7,7 +7,7 @@
 /// - a line of a table (its header or a row, `  1  08:37  08:46  …   tram   fastest, …`:
 ///   columns apart by two spaces or more) keeps its columns and continues under its
 ///   last column (what sets the option apart);
-/// - a `Note: ` continues under its words;
+/// - a `Note: ` continues under its words, and so does a walk's lettered turn (`a. Head …`);
 /// - any other line continues at its own indent.
 ///
 /// ANSI colour sequences (`ESC[…m`, the route badges) take no columns, and a coloured run
@@ -74,6 +74,10 @@ public enum TextWrap {
         let ownIndent = i
         // "Note: …" continues under its words.
         if visible[i...].starts(with: "Note: ") { return i + 6 }
+        // A walk's turn under its step ("a. Head north on …") continues under its words.
+        var letters = i
+        while letters < visible.count && letters - i < 3 && visible[letters].isASCII && visible[letters].isLowercase { letters += 1 }
+        if letters > i && visible[letters...].starts(with: ". ") { return letters + 2 }
         var digits = i
         while digits < visible.count && visible[digits].isASCII && visible[digits].isNumber { digits += 1 }
         guard digits > i else { return tableIndent(visible) ?? ownIndent }

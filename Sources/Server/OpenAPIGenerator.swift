@@ -1,6 +1,7 @@
 import Foundation
 import Planner
 import Raptor
+import Streets
 import TransitModel
 
 /// The API's OpenAPI 3.1 document, made from the parameters' declarations
@@ -75,7 +76,19 @@ public enum OpenAPIGenerator {
             "routeColor": string, "routeTextColor": string, "headsign": string, "trip": string, "serviceDate": date,
             "geometrySource": ["enum": ["shape", "stops"]], "shapeId": string,
             "intermediateStops": array(["allOf": [ref("ItineraryPlace"), object(["arrival", "departure"], ["arrival": iso, "departure": iso])]]),
+            "walkModel": ["enum": .array([WalkModel.streets, .beeline].map { .string($0.rawValue) }), "description":
+                "How a walk's length was found (routing model, \"Streets\"): along the streets, or the beeline × walkDetourFactor."],
+            "walkSteps": ["type": "array", "items": ref("WalkStep"), "description":
+                "A walk's turn-by-turn steps along the streets, in order (empty for a beeline walk)."],
         ])
+        let walkStep = object(["action", "street", "kind", "meters", "instruction", "point"], [
+            "action": ["enum": .array(WalkStep.Action.allCases.map { .string($0.rawValue) })],
+            "street": ["type": ["string", "null"], "description": "The way's name; null for an unnamed one (kind names it)."],
+            "kind": ["enum": .array(StreetKind.allCases.map { .string($0.name) })],
+            "meters": num, "heading": ["type": "string", "description": "For depart: the compass direction walked first."],
+            "instruction": string, "point": ["type": "array", "items": num, "minItems": 2, "maxItems": 2,
+                                             "description": "Where the step starts: longitude, latitude."],
+        ], additional: false)
         let position: OpenAPIJSON = ["type": "array", "items": num, "minItems": 2, "maxItems": 3]
         let geometry: OpenAPIJSON = ["oneOf": [
             object(["type", "coordinates"], ["type": ["const": "Point"], "coordinates": position]),
@@ -167,7 +180,7 @@ public enum OpenAPIGenerator {
             "coordinates": ["type": "array", "minItems": 1, "maxItems": 20, "items": [
                 "type": "array", "minItems": 1, "maxItems": 1, "items": ["type": "array", "minItems": 4, "items": position]]]],
             additional: false)
-        return ["Error": error, "PlanAnswer": planAnswer, "Itinerary": itinerary, "Leg": leg, "Summary": summary,
+        return ["Error": error, "PlanAnswer": planAnswer, "Itinerary": itinerary, "Leg": leg, "WalkStep": walkStep, "Summary": summary,
                 "ItineraryPlace": place, "Notice": notice, "FeatureCollection": featureCollection,
                 "Stop": stop, "RouteRef": routeRef, "Departure": departure, "Health": health, "FeedHealth": feedHealth,
                 "Coverage": coverage, "RegionProperties": regionProperties, "Export": export]

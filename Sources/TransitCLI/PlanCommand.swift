@@ -255,7 +255,7 @@ struct PlanCommand: ParsableCommand {
                 let i = chosen ?? doc.recommended
                 let title = "\(trip.fromName) → \(trip.toName), \(doc.query.arriveBy ? "arrive by" : "leave at") \(PlanAnswerText.clock(doc.query.time)) on \(PlanAnswerText.day(doc.query.time))"
                 let svg = ItinerarySVG.render(doc.map(of: i), steps: PlanAnswerText.steps(doc, option: i),
-                                              network: backend.network, title: title)
+                                              network: backend.network, title: title, streets: PlanAnswerText.streetWalks(doc, option: i))
                 do { try Data(svg.utf8).write(to: URL(fileURLWithPath: map)) } catch {
                     throw CLIError("cannot write the map to \(map): \(error.localizedDescription)", code: "MAP_NOT_WRITTEN")
                 }

@@ -1,0 +1,73 @@
+import Geo
+import TransitModel
+
+extension WalkStep {
+    /// The step as a person follows it, with its distance as the rest of the answer prints
+    /// distances: "Head north on Via Torino, 120 m", "Turn left onto the footpath, a few
+    /// steps".
+    public var english: String { sentence + ", " + Self.distance(meters) }
+
+    /// The step without its distance: "Head north on Via Torino", "Turn slightly right onto
+    /// Via Dante", "Make a U-turn", "Take the steps", "Cross Corso Buenos Aires", "Cross
+    /// Piazza del Duomo", "Continue on the footpath".
+    public var sentence: String {
+        let way = street ?? kind.unnamed
+        switch action {
+        case .depart:
+            // A square or a crossing is crossed from the start, not walked along.
+            let on = kind == .area || kind == .crossing ? "across" : "on"
+            return (heading.map { "Head \($0)" } ?? "Start") + " \(on) \(way)"
+        case .continueOn: return "Continue on \(way)"
+        case .left, .right: return "Turn \(action.rawValue) onto \(way)"
+        case .slightLeft: return "Turn slightly left onto \(way)"
+        case .slightRight: return "Turn slightly right onto \(way)"
+        case .sharpLeft: return "Turn sharp left onto \(way)"
+        case .sharpRight: return "Turn sharp right onto \(way)"
+        case .uTurn: return "Make a U-turn"
+        case .steps: return "Take the steps"
+        // An unnamed crossing crosses a road whose name is not known.
+        case .cross: return "Cross \(street ?? "the road")"
+        case .crossArea: return "Cross \(street ?? StreetKind.area.unnamed)"
+        }
+    }
+
+    /// A step's length in words: `Words.distance` (to 10 m), "a few steps" under 10 m
+    /// (where "10 m" would say more than is known).
+    public static func distance(_ meters: Double) -> String { meters < 10 ? "a few steps" : Words.distance(meters) }
+}
+
+extension StreetKind {
+    /// What an unnamed way of this kind is called in a step: "the footpath".
+    public var unnamed: String {
+        switch self {
+        case .road: return "the road"
+        case .service: return "the service road"
+        case .footway: return "the footpath"
+        case .pedestrian: return "the pedestrian street"
+        case .steps: return "the steps"
+        case .crossing: return "the crossing"
+        case .area: return "the square"
+        }
+    }
+
+    /// The kind as the API names it (`walkSteps[].kind`).
+    public var name: String {
+        switch self {
+        case .road: return "road"
+        case .service: return "service"
+        case .footway: return "footway"
+        case .pedestrian: return "pedestrian"
+        case .steps: return "steps"
+        case .crossing: return "crossing"
+        case .area: return "area"
+        }
+    }
+}
+
+extension WalkRoute {
+    /// Where `step` starts: its point of `geometry` (an index past either end taken as that
+    /// end, so every step has a point), nil only when the geometry is empty.
+    public func start(of step: WalkStep) -> Coordinate? {
+        geometry.isEmpty ? nil : geometry[min(max(step.pointIndex, 0), geometry.count - 1)]
+    }
+}
