@@ -71,9 +71,11 @@ public final class ReferenceRouter: @unchecked Sendable {
     let timetable: ReferenceTimetable
 
     /// Derives the routing data from `snapshot` for `parameters` (footpaths depend on them).
-    public init(snapshot: FeedSnapshot, parameters: ReferenceParameters = .init()) {
+    /// With `streets`, walks follow them per the routing model's "Streets" (both ends snapped),
+    /// else every walk is the beeline.
+    public init(snapshot: FeedSnapshot, parameters: ReferenceParameters = .init(), streets: ReferenceStreets? = nil) {
         self.parameters = parameters
-        self.timetable = ReferenceTimetable(snapshot: snapshot, parameters: parameters)
+        self.timetable = ReferenceTimetable(snapshot: snapshot, parameters: parameters, streets: streets)
     }
 
     /// Trips (indexes in `snapshot.trips`) left out because their first or last stop time has no
