@@ -280,6 +280,23 @@ public final class PGConnection {
         self.displayURL = displayURL
     }
 
+    /// This connection's parameters as a libpq conninfo string (`host='…' port='…' …`), for
+    /// a tool that connects by itself (osm2pgsql). Holds the password, if any: never print it.
+    var conninfo: String {
+        guard let options = PQconninfo(conn) else { return "" }
+        defer { PQconninfoFree(options) }
+        var parts: [String] = []
+        var i = 0
+        while let keyword = options[i].keyword {
+            if let value = options[i].val, options[i].val.pointee != 0 {
+                let v = String(cString: value).replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'")
+                parts.append("\(String(cString: keyword))='\(v)'")
+            }
+            i += 1
+        }
+        return parts.joined(separator: " ")
+    }
+
     /// The server's process id (tests use it to find the backend).
     public var backendPID: Int32 { PQbackendPID(conn) }
 
