@@ -74,6 +74,8 @@ public enum StreetFixtures {
         public let tables: StreetTables
         /// The database holding it (kept for the whole test process).
         public let database: TestDatabase
+        /// What the import said (its `table` holds the edges: `id, source, target, length_m, …`).
+        public let summary: StreetImportSummary
         /// Seconds the OpenStreetMap import took.
         public let importSeconds: Double
     }
@@ -114,11 +116,11 @@ public enum StreetFixtures {
         let db = try database.connect()
         for feed in extract.feeds { _ = try FeedImporter(db: db).importFeed(at: FeedFixtures.sharedFeed(feed), feedId: feed) }
         let started = Date()
-        _ = try StreetImporter(db: db).importOSM(file: sharedExtract(extract.osm), region: region, progress: { _ in })
+        let summary = try StreetImporter(db: db).importOSM(file: sharedExtract(extract.osm), region: region, progress: { _ in })
         let seconds = Date().timeIntervalSince(started)
         guard let tables = try StreetStore(db: db).load(regions: [region]) else {
             throw TestSetupError("the import of \(extract.osm) left no street version for region \(region)")
         }
-        return Imported(region: region, tables: tables, database: database, importSeconds: seconds)
+        return Imported(region: region, tables: tables, database: database, summary: summary, importSeconds: seconds)
     }
 }
