@@ -79,8 +79,16 @@ import Testing
         let forbidden: Set<String> = ["PlanJSON", "PlanText", "Server", "TransitCLI", "Coverage", "TransitStore", "GTFS",
                                       "CLibPQ", "Hummingbird", "NIOCore", "NIOPosix", "Logging", "ArgumentParser"]
         #expect(reach.isDisjoint(with: forbidden), "Planner reaches \(reach.intersection(forbidden).sorted())")
-        #expect(reach.subtracting(Self.system).isSubset(of: ["Raptor", "Timetable", "FeedNetwork", "TransitModel", "Geo"]),
+        #expect(reach.subtracting(Self.system).isSubset(of: ["Raptor", "Timetable", "FeedNetwork", "TransitModel", "Geo", "Streets"]),
                 "Planner reaches \(reach.subtracting(Self.system).sorted())")
+    }
+
+    /// The walk graph is a leaf: no database, no timetable, no face; it is built from the
+    /// tables it is given.
+    @Test("Streets imports only Geo and TransitModel")
+    func streets() throws {
+        let reach = try Self.imports(of: "Streets").union(Self.declared("Streets")).subtracting(Self.system)
+        #expect(reach.isSubset(of: ["Geo", "TransitModel"]), "Streets reaches \(reach.sorted())")
     }
 
     @Test("TransitModel depends on nothing")
