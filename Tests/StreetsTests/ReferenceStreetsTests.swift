@@ -71,10 +71,11 @@ private func point(_ north: Double, _ east: Double) -> Coordinate {
         let a = try #require(streets.snap(point(100, 5))), b = try #require(streets.snap(point(100, 95)))
         #expect(a.edge == 6 && b.edge == 6)
         #expect(abs(try #require(streets.walkMeters(from: a, to: [b], limit: 1000)[0]) - 180) < 0.5)
-        // A wheelchair snaps elsewhere (the vertical edges 5 m away) and goes around.
+        // A wheelchair snaps elsewhere (nodes 7 and 8 on the vertical edges, 5 m away) and goes
+        // around a block: 5 + 300 + 5.
         let wa = try #require(streets.snap(point(100, 5), wheelchair: true)), wb = try #require(streets.snap(point(100, 95), wheelchair: true))
         #expect(wa.edge != 6 && wb.edge != 6)
-        #expect(abs(try #require(streets.walkMeters(from: wa, to: [wb], limit: 1000, wheelchair: true)[0]) - 110) < 0.5)
+        #expect(abs(try #require(streets.walkMeters(from: wa, to: [wb], limit: 1000, wheelchair: true)[0]) - 310) < 0.5)
         // The pendant's steps: 150 m doubled; a wheelchair place there snaps nowhere.
         let p = try #require(streets.snap(point(-140, 0)))
         let corner = try #require(streets.snap(point(0, -5)))
