@@ -1,5 +1,6 @@
 import Foundation
 import Geo
+import Streets
 import Timetable
 import TransitModel
 
@@ -14,7 +15,10 @@ public enum TimetableBuilder {
         public init() {}
     }
 
-    public static func build(_ snapshot: FeedSnapshot, options: Options = Options()) throws -> TransitNetwork {
+    /// `streets`: the walkable streets (`StreetStore.load()`); with them, walks between
+    /// stops that snap follow the streets (the routing model's "Streets"); without, every
+    /// walk is a beeline and the timetable is as it always was.
+    public static func build(_ snapshot: FeedSnapshot, options: Options = Options(), streets: StreetTables? = nil) throws -> TransitNetwork {
         var warnings: [String] = []
         let s = snapshot
         let stopCount = s.stops.count
@@ -264,6 +268,20 @@ public enum TimetableBuilder {
             footOffsets[a + 1] = Int32(footTarget.count)
         }
 
+        // Street footpaths: per stop that snaps, one bounded search to the candidates that snap.
+        let graph = streets.map(WalkGraph.init)
+        var snaps: [StreetSnap?] = [], stepFreeSnaps: [StreetSnap?] = []
+        var footStreet: [Float] = [], footStreetStepFree: [Float] = []
+        if let graph {
+            snaps = (0..<stopCount).map { boardable[$0] ? graph.snap(Coordinate(latitude: lat[$0], longitude: lon[$0])) : nil }
+            stepFreeSnaps = (0..<stopCount).map {
+                boardable[$0] ? graph.snap(Coordinate(latitude: lat[$0], longitude: lon[$0]), wheelchair: true) : nil
+            }
+            let limit = options.footpathBeelineMeters * streetFootpathFactor
+            footStreet = streetFootpaths(graph, snaps, footOffsets, footTarget, limit: limit, wheelchair: false)
+            footStreetStepFree = streetFootpaths(graph, stepFreeSnaps, footOffsets, footTarget, limit: limit, wheelchair: true)
+        }
+
         let timetable = Timetable(stopCount: stopCount, stopLatitude: lat, stopLongitude: lon, stopBoardable: boardable,
                          stopFeed: stopFeed.map(FeedIndex.init(raw:)), stopRouteOffsets: stopRouteCount, stopRouteRoute: stopRouteRoute,
                          stopRoutePosition: stopRoutePosition, routeStopOffsets: routeStopOffsets, routeStops: routeStops.map(StopIndex.init(raw:)),
@@ -275,9 +293,36 @@ public enum TimetableBuilder {
                          serviceDays: serviceDays, timeZoneNames: tzNames, dayBase: dayBase,
                          footpathBeelineMeters: options.footpathBeelineMeters, footOffsets: footOffsets,
                          footTarget: footTarget.map(StopIndex.init(raw:)), footBeeline: footBeeline, footRule: footRule, footMinTime: footMinTime,
-                         sameStopRule: sameRule, sameStopMinTime: sameMin)
+                         sameStopRule: sameRule, sameStopMinTime: sameMin,
+                         footStreet: footStreet, footStreetStepFree: footStreetStepFree)
         return TransitNetwork(timetable: timetable, snapshot: metadata(snapshot), shapes: ShapeStore(snapshot),
-                              stationChildren: stationChildren, stopGrids: grids, warnings: warnings)
+                              stationChildren: stationChildren, stopGrids: grids, warnings: warnings,
+                              streets: graph, stopSnaps: snaps, stepFreeStopSnaps: stepFreeSnaps)
+    }
+
+    /// How much longer than the footpath radius a street footpath may be (the routing
+    /// model: "the timetable looks for street walks up to its footpath radius × 1.3").
+    public static let streetFootpathFactor = 1.3
+
+    /// Footpath -> street walk meters (`Timetable.footStreet`): NaN when an end does not
+    /// snap, +infinity when none is found within `limit`. One bounded search per stop.
+    static func streetFootpaths(_ graph: WalkGraph, _ snaps: [StreetSnap?], _ footOffsets: [Int32], _ footTarget: [Int32],
+                                limit: Double, wheelchair: Bool) -> [Float] {
+        var out = [Float](repeating: .nan, count: footTarget.count)
+        var targets: [StreetSnap] = [], slots: [Int] = []
+        for a in 0..<(footOffsets.count - 1) {
+            guard let from = snaps[a], footOffsets[a + 1] > footOffsets[a] else { continue }
+            targets.removeAll(keepingCapacity: true); slots.removeAll(keepingCapacity: true)
+            for f in Int(footOffsets[a])..<Int(footOffsets[a + 1]) {
+                guard let to = snaps[Int(footTarget[f])] else { continue }
+                targets.append(to); slots.append(f)
+            }
+            guard !targets.isEmpty else { continue }
+            for (f, m) in zip(slots, graph.walkMeters(from: from, to: targets, limit: limit, wheelchair: wheelchair)) {
+                out[f] = m.map(Float.init) ?? .infinity
+            }
+        }
+        return out
     }
 
     /// The snapshot without its stop times (the timetable has them in its own layout):

@@ -1,4 +1,5 @@
 import Geo
+import Streets
 import Timetable
 import TransitModel
 
@@ -22,10 +23,26 @@ public final class TransitNetwork: Sendable {
     /// Problems met while building (trips left out, …), for the caller to report.
     public let warnings: [String]
 
+    /// The walk graph when streets were loaded (nil: every walk is a beeline).
+    public let streets: WalkGraph?
+    // Stop -> where it snaps to the streets (nil: it does not, or not boardable), for
+    // walking and for a wheelchair (step-free); empty when no streets are loaded.
+    private let stopSnaps: [StreetSnap?]
+    private let stepFreeStopSnaps: [StreetSnap?]
+
     init(timetable: Timetable, snapshot: FeedSnapshot, shapes: ShapeStore, stationChildren: StationChildren,
-         stopGrids: [StopGrid], warnings: [String]) {
+         stopGrids: [StopGrid], warnings: [String], streets: WalkGraph? = nil, stopSnaps: [StreetSnap?] = [],
+         stepFreeStopSnaps: [StreetSnap?] = []) {
         self.timetable = timetable; self.snapshot = snapshot; self.shapes = shapes
         self.stationChildren = stationChildren; self.stopGrids = stopGrids; self.warnings = warnings
+        self.streets = streets; self.stopSnaps = stopSnaps; self.stepFreeStopSnaps = stepFreeStopSnaps
+    }
+
+    /// Where boardable stop `s` snaps to the streets (`wheelchair`: to an edge a wheelchair
+    /// may take); nil when it does not or no streets are loaded.
+    public func snap(ofStop s: StopIndex, wheelchair: Bool = false) -> StreetSnap? {
+        let snaps = wheelchair ? stepFreeStopSnaps : stopSnaps
+        return snaps.isEmpty ? nil : snaps[s.index]
     }
 
     /// The coordinate of a stop, if known.

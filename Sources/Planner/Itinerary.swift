@@ -103,24 +103,45 @@ extension JourneyPlanner {
         let destination = ItineraryPlace(name: "Destination", stopId: nil, feed: nil, platformCode: nil, coordinate: result.destination)
         var legs: [ItineraryLeg] = []
 
+        // A walk leg's path: along the streets where the plan walked them and both ends
+        // snap (the same search as the plan's, so the same walkMeters), else the beeline.
+        let graph = result.streets, wheelchair = result.wheelchair
+        func stopSnap(_ s: StopIndex) -> StreetSnap? { graph == nil ? nil : network.snap(ofStop: s, wheelchair: wheelchair) }
+        func route(_ from: ItineraryPlace, _ a: StreetSnap?, _ to: ItineraryPlace, _ b: StreetSnap?, limit: Double,
+                   meters: Double) -> WalkRoute {
+            if let graph, let a, let b, let r = graph.route(from: a, to: b, limit: limit, wheelchair: wheelchair) { return r }
+            return WalkRoute(model: .beeline, meters: meters, walkMeters: meters, geometry: [from.coordinate, to.coordinate], steps: [])
+        }
+        let p = result.parameters
         if let meters = journey.walkMeters {
-            legs.append(walkLeg(origin, destination, journey.departure, journey.arrival, meters, wait: 0, change: false))
+            let walk = route(origin, result.originSnap, destination, result.destinationSnap, limit: p.maxDirectWalk, meters: meters)
+            legs.append(walkLeg(origin, destination, journey.departure, journey.arrival, walk, wait: 0, change: false))
         }
         for (i, leg) in journey.legs.enumerated() {
             switch leg {
             case .access(let stop, let dep, let arr, let m):
                 guard m > 0 else { continue }  // the origin is the stop itself
-                legs.append(walkLeg(origin, stopPlace(stop), dep, arr, m, wait: 0, change: false))
+                let to = stopPlace(stop)
+                let walk = route(origin, result.originSnap, to, stopSnap(stop), limit: p.maxAccessWalk, meters: m)
+                legs.append(walkLeg(origin, to, dep, arr, walk, wait: 0, change: false))
             case .egress(let stop, let dep, let arr, let m):
                 guard m > 0 else { continue }
-                legs.append(walkLeg(stopPlace(stop), destination, dep, arr, m, wait: 0, change: false))
+                let from = stopPlace(stop)
+                let walk = route(from, stopSnap(stop), destination, result.destinationSnap, limit: p.maxAccessWalk, meters: m)
+                legs.append(walkLeg(from, destination, dep, arr, walk, wait: 0, change: false))
             case .transfer(let from, let to, let dep, _, let m):
                 // The change lasts until the next ride leaves; the walk is part of it.
                 var nextDeparture = dep
                 if i + 1 < journey.legs.count, case .ride(_, _, _, _, _, let d, _) = journey.legs[i + 1] { nextDeparture = d }
                 let walk = Int64((m / result.parameters.walkSpeed).rounded(.up))
                 let wait = max(0, nextDeparture - dep - (from == to ? 0 : walk))
-                legs.append(walkLeg(stopPlace(from), stopPlace(to), dep, nextDeparture, m, wait: wait, change: true))
+                let a = stopPlace(from), b = stopPlace(to)
+                // The timetable looked for street footpaths within its radius × 1.3; one
+                // not found there (a transfers.txt rule's) is walked as the beeline.
+                let path = from == to ? route(a, nil, b, nil, limit: 0, meters: m)
+                    : route(a, stopSnap(from), b, stopSnap(to),
+                            limit: tt.footpathBeelineMeters * TimetableBuilder.streetFootpathFactor, meters: m)
+                legs.append(walkLeg(a, b, dep, nextDeparture, path, wait: wait, change: true))
             case .ride(let route, let trip, let day, let fromPos, let toPos, let dep, let arr):
                 let r = route.index
                 let stopsStart = Int(tt.routeStopOffsets[r])
@@ -190,8 +211,11 @@ extension JourneyPlanner {
         return total
     }
 
-    private func walkLeg(_ from: ItineraryPlace, _ to: ItineraryPlace, _ dep: Int64, _ arr: Int64, _ meters: Double,
+    /// A walk leg: its length the real meters of `walk` (the model's walkMeters for a
+    /// beeline), its line the walk's.
+    private func walkLeg(_ from: ItineraryPlace, _ to: ItineraryPlace, _ dep: Int64, _ arr: Int64, _ walk: WalkRoute,
                          wait: Int64, change: Bool) -> ItineraryLeg {
+        let meters = walk.meters
         // The minutes are set below, as shown (`instructions`).
         let step: LegInstruction
         if change {
@@ -201,7 +225,7 @@ extension JourneyPlanner {
             step = .walk(meters: meters, minutes: 0, to: to.stopId == nil ? nil : ItineraryText.describe(to))
         }
         return ItineraryLeg(mode: .walk, from: from, to: to, departure: dep, arrival: arr, distanceMeters: meters,
-                            waitSeconds: wait, step: step, ride: nil, geometry: [from.coordinate, to.coordinate])
+                            waitSeconds: wait, step: step, ride: nil, geometry: walk.geometry, walk: walk)
     }
 
     /// Sets the times and minutes in each leg's instruction as a rider is shown them

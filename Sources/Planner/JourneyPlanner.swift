@@ -2,6 +2,7 @@ import FeedNetwork
 import Foundation
 import Geo
 import Raptor
+import Streets
 import Timetable
 import TransitModel
 
@@ -95,10 +96,13 @@ public struct PlanQuery: Sendable {
     /// searches for alternatives start (the answer says so); nil: no limit. A server's
     /// per-request time budget.
     public var deadline: UInt64? = nil
+    /// Walk along the streets where they are loaded (the routing model's "Streets"); false:
+    /// every walk is a beeline, as without streets (for comparisons and the benchmark).
+    public var streets: Bool
     public init(from: Place, to: Place, time: QueryTime, arriveBy: Bool = false, parameters: RoutingParameters = RoutingParameters(),
-                window: Int? = nil, modes: ModeFilter? = nil, wheelchair: Bool = false) {
+                window: Int? = nil, modes: ModeFilter? = nil, wheelchair: Bool = false, streets: Bool = true) {
         self.from = from; self.to = to; self.time = time; self.arriveBy = arriveBy; self.parameters = parameters
-        self.window = window; self.modes = modes; self.wheelchair = wheelchair
+        self.window = window; self.modes = modes; self.wheelchair = wheelchair; self.streets = streets
     }
 }
 
@@ -248,6 +252,12 @@ public struct PlanResult: Sendable {
     public var destination: Coordinate
     /// The routing model's parameters the plan used.
     public var parameters: RoutingParameters = RoutingParameters()
+    /// How the plan walked: along these streets (nil: beelines), step-free for a
+    /// wheelchair, from and to where the ends snapped (nil: an end walks beelines).
+    public var streets: WalkGraph? = nil
+    public var wheelchair = false
+    public var originSnap: StreetSnap? = nil
+    public var destinationSnap: StreetSnap? = nil
 }
 
 /// The stops near one end of a trip, from one spatial look-up: every boardable stop within
@@ -262,12 +272,45 @@ struct NearbyStops: Sendable {
     let stops: [(stop: StopIndex, meters: Double)]
     /// The nearest boardable stop over all feeds (nil: none has coordinates).
     let nearest: (stop: StopIndex, meters: Double)?
+    /// The streets walked when the request walks along them (nil: beelines), step-free
+    /// for a wheelchair, and where the place snaps (nil: every walk from here is a beeline).
+    let streets: WalkGraph?
+    let wheelchair: Bool
+    let snap: StreetSnap?
+    /// With `snap`: the street walks to the stops within `streetLimit` (a prefix of
+    /// `stops`; a street walk is never shorter than the beeline), found by one bounded
+    /// search: meters, NaN where the stop does not snap (the beeline then), +infinity where
+    /// no street walk is within the limit.
+    let streetMeters: [Double]
+    let streetLimit: Double
 
-    init(_ point: Coordinate, radius: Double, network: TransitNetwork) {
+    init(_ point: Coordinate, radius: Double, network: TransitNetwork, streets: WalkGraph? = nil, wheelchair: Bool = false,
+         streetLimit: Double = 0) {
         self.point = point
         self.radius = radius
         stops = network.stopsNear(point, beelineMeters: radius)
         nearest = stops.first ?? network.nearestStop(point)
+        self.wheelchair = wheelchair
+        let limit = min(streetLimit, radius)
+        self.streetLimit = limit
+        self.streets = streets
+        guard let streets, let snap = streets.snap(point, wheelchair: wheelchair) else {
+            self.snap = nil; streetMeters = []
+            return
+        }
+        self.snap = snap
+        let reach = stops.prefix { $0.meters <= limit }
+        var meters = [Double](repeating: .nan, count: reach.count)
+        var targets: [StreetSnap] = [], slots: [Int] = []
+        for (i, s) in reach.enumerated() {
+            if let t = network.snap(ofStop: s.stop, wheelchair: wheelchair) { targets.append(t); slots.append(i) }
+        }
+        if !targets.isEmpty {
+            for (i, m) in zip(slots, streets.walkMeters(from: snap, to: targets, limit: limit, wheelchair: wheelchair)) {
+                meters[i] = m ?? .infinity
+            }
+        }
+        streetMeters = meters
     }
 
     /// The stops within `meters` (at most `radius`), nearest first: what
@@ -390,10 +433,16 @@ public final class JourneyPlanner: Sendable {
         // Parameters that do not validate plan no walks (`plan` refuses them first): the
         // coverage radius is all that is looked up then.
         let valid = (try? p.validate(footpathBeelineMeters: timetable.footpathBeelineMeters)) != nil
-        let radius = valid ? max(Self.coverageRadius, p.maxAccessWalk / p.walkDetourFactor + 1) : Self.coverageRadius
-        let a = NearbyStops(origin, radius: radius, network: network)
-        return ResolvedPlaces(origin: a, destination: NearbyStops(destination, radius: radius, network: network),
-                              zoneName: timeZone(nearest: a.nearest))
+        // Along streets the walk limit is the beeline radius itself (a street walk is never
+        // shorter than the beeline; stops that do not snap walk beelines, within it).
+        let streets = valid && query.streets ? network.streets : nil
+        let walkRadius = streets == nil ? p.maxAccessWalk / p.walkDetourFactor + 1 : p.maxAccessWalk + 1
+        let radius = valid ? max(Self.coverageRadius, walkRadius) : Self.coverageRadius
+        func near(_ c: Coordinate) -> NearbyStops {
+            NearbyStops(c, radius: radius, network: network, streets: streets, wheelchair: query.wheelchair, streetLimit: p.maxAccessWalk)
+        }
+        let a = near(origin)
+        return ResolvedPlaces(origin: a, destination: near(destination), zoneName: timeZone(nearest: a.nearest))
     }
 
     /// The rides a query may use (modes, wheelchair).
@@ -535,22 +584,41 @@ public final class JourneyPlanner: Sendable {
 
         let access = walks(places.origin, p, filter)
         let egress = walks(places.destination, p, filter)
+        func result(_ journeys: [Journey]) -> PlanResult {
+            var r = PlanResult(journeys: journeys, timeZone: zoneName, time: t, origin: origin, destination: destination, parameters: p)
+            if let streets {
+                r.streets = streets; r.wheelchair = query.wheelchair
+                r.originSnap = places.origin.snap; r.destinationSnap = places.destination.snap
+            }
+            return r
+        }
         var journeys: [Journey] = []
         let direct = Geodesic.distance(origin, destination)
-        if p.walkMeters(beeline: direct) <= p.maxDirectWalk {
+        let streets = places.origin.streets
+        if let streets, let a = places.origin.snap, let b = places.destination.snap {
+            // Both ends snap: the walk-only journey is a street walk or none.
+            if let m = streets.walkMeters(from: a, to: [b], limit: p.maxDirectWalk, wheelchair: query.wheelchair).first ?? nil,
+               m <= p.maxDirectWalk {
+                let w = p.walkSeconds(walkMeters: m)
+                journeys.append(Journey(departure: query.arriveBy ? t - w : t, arrival: query.arriveBy ? t : t + w, rides: 0,
+                                        legs: [], walkMeters: m))
+            }
+        } else if p.walkMeters(beeline: direct) <= p.maxDirectWalk {
             let w = p.walkSeconds(beeline: direct)
             journeys.append(Journey(departure: query.arriveBy ? t - w : t, arrival: query.arriveBy ? t : t + w, rides: 0,
                                     legs: [], walkMeters: p.walkMeters(beeline: direct)))
         }
         if access.isEmpty || egress.isEmpty {
-            if !journeys.isEmpty { return PlanResult(journeys: journeys, timeZone: zoneName, time: t, origin: origin, destination: destination, parameters: p) }
+            if !journeys.isEmpty { return result(journeys) }
             throw noStopNearby(end: access.isEmpty ? "origin" : "destination", access.isEmpty ? places.origin : places.destination,
                                p, filter)
         }
         let request: RaptorRequest
         do {
             request = try RaptorRequest(arriveBy: query.arriveBy, time: t, access: access, egress: egress, days: days,
-                                        parameters: p, window: window, filter: filter, timetable: timetable)
+                                        parameters: p, window: window, filter: filter,
+                                        footpathWalk: !query.streets ? .beeline : query.wheelchair ? .stepFree : .streets,
+                                        timetable: timetable)
         } catch {
             throw PlanError(.badParameter, error.description,
                             details: ["parameter": .text(error.parameter), "value": .text(error.value), "allowed": .text(error.allowed)])
@@ -560,7 +628,7 @@ public final class JourneyPlanner: Sendable {
         // departs latest), fewer rides, less walking.
         if query.window != nil {
             journeys.sort { ($0.departure, $0.arrival, $0.rides) < ($1.departure, $1.arrival, $1.rides) }
-            return PlanResult(journeys: journeys, timeZone: zoneName, time: t, origin: origin, destination: destination, parameters: p)
+            return result(journeys)
         }
         journeys.sort { a, b in
             let ka = query.arriveBy ? -a.departure : a.arrival, kb = query.arriveBy ? -b.departure : b.arrival
@@ -568,7 +636,7 @@ public final class JourneyPlanner: Sendable {
             if a.rides != b.rides { return a.rides < b.rides }
             return walking(a) < walking(b)
         }
-        return PlanResult(journeys: journeys, timeZone: zoneName, time: t, origin: origin, destination: destination, parameters: p)
+        return result(journeys)
     }
 
     private func walking(_ j: Journey) -> Double {
@@ -583,7 +651,20 @@ public final class JourneyPlanner: Sendable {
 
     /// Boardable stops within maxAccessWalk of an end (those the filter allows), with walk durations.
     func walks(_ end: NearbyStops, _ p: RoutingParameters, _ filter: RideFilter = RideFilter()) -> [StopWalk] {
-        end.within(p.maxAccessWalk / p.walkDetourFactor + 1).compactMap { s in
+        if end.snap != nil {
+            // Along streets: the street walk where the stop snaps, else the beeline.
+            precondition(end.streetLimit >= p.maxAccessWalk, "street walks looked up within \(end.streetLimit) m")
+            return end.within(p.maxAccessWalk).enumerated().compactMap { i, s in
+                guard filter.stops?[s.stop.index] ?? true else { return nil }
+                // The stop itself (an end given as a stop) is no walk at all.
+                let street = s.meters == 0 ? 0 : end.streetMeters[i]
+                let m = street.isNaN ? p.walkMeters(beeline: s.meters) : street
+                guard m <= p.maxAccessWalk else { return nil }
+                let seconds = street.isNaN ? p.walkSeconds(beeline: s.meters) : p.walkSeconds(walkMeters: m)
+                return StopWalk(stop: s.stop, seconds: seconds, meters: m)
+            }
+        }
+        return end.within(p.maxAccessWalk / p.walkDetourFactor + 1).compactMap { s in
             guard filter.stops?[s.stop.index] ?? true else { return nil }
             let m = p.walkMeters(beeline: s.meters)
             return m <= p.maxAccessWalk ? StopWalk(stop: s.stop, seconds: p.walkSeconds(beeline: s.meters), meters: m) : nil
@@ -608,7 +689,14 @@ public final class JourneyPlanner: Sendable {
         var details: [String: PlanDetail] = ["end": .text(end), "maxAccessWalk": .number(p.maxAccessWalk)]
         let how: String
         if let nearest {
-            let meters = (p.walkMeters(beeline: nearest.meters)).rounded()
+            // On foot: along the streets where both snap and a walk is found (within twice
+            // the beeline and a kilometer more), else the beeline's walk.
+            var walk = p.walkMeters(beeline: nearest.meters)
+            if let streets = nearby.streets, let a = nearby.snap, let b = network.snap(ofStop: nearest.stop, wheelchair: nearby.wheelchair),
+               let m = streets.walkMeters(from: a, to: [b], limit: nearest.meters * 2 + 1000, wheelchair: nearby.wheelchair).first ?? nil {
+                walk = m
+            }
+            let meters = walk.rounded()
             details["nearestStopMeters"] = .number(meters)
             details["nearestStop"] = .text(network.snapshot.stops[nearest.stop.index].stopId)
             how = "the nearest \(kind) is \(Int(meters)) m away on foot"

@@ -12,4 +12,8 @@ public enum PlanRequestParameters {
     public static let window = ParameterSpec(
         "window", .integer(0...180, default: JourneyPlanner.defaultWindow / 60), unit: .minutes,
         "Minutes after (arrive-by: before) the time in which later (earlier) departures are offered as alternatives; 0 for none")
+    /// `PlanQuery.streets`.
+    public static let streets = ParameterSpec(
+        "streets", .boolean(default: true),
+        "Walk along the streets where they are loaded; false: every walk is the beeline × walkDetourFactor")
 }

@@ -1,4 +1,5 @@
 import FeedNetwork
+import Streets
 import Timetable
 import TransitModel
 
@@ -12,9 +13,10 @@ public struct PlannerAssembly: Sendable {
     public let stops: StopSearch
 
     /// Builds the timetable from `snapshot` (its places already declared), then the planner
-    /// and the stop search over it. Throws what `TimetableBuilder.build` throws.
-    public static func assemble(_ snapshot: FeedSnapshot) throws -> PlannerAssembly {
-        assemble(try TimetableBuilder.build(snapshot))
+    /// and the stop search over it, walking along `streets` when given. Throws what
+    /// `TimetableBuilder.build` throws.
+    public static func assemble(_ snapshot: FeedSnapshot, streets: StreetTables? = nil) throws -> PlannerAssembly {
+        assemble(try TimetableBuilder.build(snapshot, streets: streets))
     }
 
     /// The planner and the stop search over a network already built (the benchmark measures

@@ -10,9 +10,10 @@ struct FootpathCosts: Sendable {
     /// What the change times depend on.
     struct Key: Hashable, Sendable {
         let walkSpeed: Double, walkDetourFactor: Double, maxTransferWalk: Double, transferSlack: Int
-        init(_ p: RoutingParameters) {
+        let walk: FootpathWalk
+        init(_ p: RoutingParameters, _ walk: FootpathWalk) {
             walkSpeed = p.walkSpeed; walkDetourFactor = p.walkDetourFactor
-            maxTransferWalk = p.maxTransferWalk; transferSlack = p.transferSlack
+            maxTransferWalk = p.maxTransferWalk; transferSlack = p.transferSlack; self.walk = walk
         }
     }
 
@@ -28,22 +29,54 @@ struct FootpathCosts: Sendable {
     /// walked from, the change seconds, the footpath.
     let inOffsets: [Int32], inSource: [StopIndex], inChange: [Int32], inFoot: [Int32]
 
-    static func shared(_ tt: Timetable, _ p: RoutingParameters, in derived: DerivedTables) -> FootpathCosts {
-        derived.get(Key(p)) { FootpathCosts(tt, p) }
+    /// Footpath -> street walk meters as `Timetable.footStreet` (or its step-free
+    /// variant); empty: every footpath is a beeline.
+    let street: [Float]
+
+    static func shared(_ tt: Timetable, _ p: RoutingParameters, _ walk: FootpathWalk, in derived: DerivedTables) -> FootpathCosts {
+        derived.get(Key(p, walk)) { FootpathCosts(tt, p, walk) }
     }
 
-    init(_ tt: Timetable, _ p: RoutingParameters) {
+    /// The walkMeters of footpath `f`: along streets where it has a street walk, else the beeline's.
+    func walkMeters(_ f: Int, _ tt: Timetable, _ p: RoutingParameters) -> Double { Self.walkMeters(f, street, tt, p) }
+
+    static func walkMeters(_ f: Int, _ street: [Float], _ tt: Timetable, _ p: RoutingParameters) -> Double {
+        if !street.isEmpty && street[f].isFinite { return Double(street[f]) }
+        return p.walkMeters(beeline: tt.footBeeline[f])
+    }
+
+    init(_ tt: Timetable, _ p: RoutingParameters, _ walkModel: FootpathWalk) {
+        let street: [Float]
+        switch walkModel {
+        case .beeline: street = []
+        case .streets: street = tt.footStreet
+        case .stepFree: street = tt.footStreetStepFree
+        }
+        self.street = street
         var change = [Int32](repeating: Self.unusable, count: tt.footTarget.count)
         for s in 0..<tt.stopCount {
             var beyondFromHere = false
             for f in Int(tt.footOffsets[s])..<Int(tt.footOffsets[s + 1]) {
                 let rule = TransferRule(rawValue: tt.footRule[f])!
-                if beyondFromHere || rule == .none && p.walkMeters(beeline: tt.footBeeline[f]) > p.maxTransferWalk {
+                // A street walk is never shorter than the beeline: past maxTransferWalk in
+                // beeline, the rest of the (rule-less, by beeline) list is too.
+                let tooFar = street.isEmpty ? p.walkMeters(beeline: tt.footBeeline[f]) > p.maxTransferWalk
+                    : tt.footBeeline[f] > p.maxTransferWalk
+                if beyondFromHere || rule == .none && tooFar {
                     beyondFromHere = true
                     change[f] = Self.beyond
                     continue
                 }
-                let walk = p.walkSeconds(beeline: tt.footBeeline[f])
+                let walk: Int64
+                if street.isEmpty {
+                    walk = p.walkSeconds(beeline: tt.footBeeline[f])
+                } else {
+                    // Both ends snap but no street walk: no footpath, unless a rule makes one.
+                    if street[f] == .infinity && rule == .none { continue }
+                    let meters = Self.walkMeters(f, street, tt, p)
+                    if rule == .none && meters > p.maxTransferWalk { continue }
+                    walk = p.walkSeconds(walkMeters: meters)
+                }
                 let seconds: Int64?
                 switch rule {
                 case .forbidden: seconds = nil

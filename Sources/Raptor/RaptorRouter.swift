@@ -32,7 +32,7 @@ public struct RaptorRouter: Sendable {
 
     func tables(_ request: RaptorRequest) -> Tables {
         Tables(running: derived.get(DayRoutesKey(days: request.days)) { DayRoutes(timetable: timetable, days: request.days) },
-               footpaths: FootpathCosts.shared(timetable, request.parameters, in: derived))
+               footpaths: FootpathCosts.shared(timetable, request.parameters, request.footpathWalk, in: derived))
     }
 
     /// The Pareto set over (arrival, rides) for depart-at, (departure, rides) for
@@ -565,7 +565,7 @@ struct Search {
                 // Forward: (from = alighting stop, to = boarding stop); backward: reversed.
                 let (from, to) = forward ? (c.from, c.to) : (c.to, c.from)
                 let change = c.foot == Search.sameStop ? sameStopChange(from.index)! : Int64(footpaths.change[Int(c.foot)])
-                let meters = c.foot == Search.sameStop ? 0 : p.walkMeters(beeline: tt.footBeeline[Int(c.foot)])
+                let meters = c.foot == Search.sameStop ? 0 : footpaths.walkMeters(Int(c.foot), tt, p)
                 legs.append(.transfer(from: from, to: to, departure: arrival, ready: arrival + change, meters: meters))
             }
         }

@@ -24,6 +24,13 @@ public struct RideFilter: Sendable, Equatable {
     public var isEmpty: Bool { routes == nil && trips == nil && stops == nil }
 }
 
+/// How a search walks the footpaths between stops (the routing model's "Streets"): along
+/// the streets where the timetable has street walks, for a wheelchair along step-free ones,
+/// or every one a beeline (`streets=false`, and always when no streets are loaded).
+public enum FootpathWalk: UInt8, Sendable, Hashable {
+    case beeline, streets, stepFree
+}
+
 /// One search: checked when built, immutable, nothing kept between searches.
 public struct RaptorRequest: Sendable {
     /// Depart at `time` (false) or arrive by `time` (true); UTC seconds since 1970.
@@ -40,10 +47,12 @@ public struct RaptorRequest: Sendable {
     public let window: Int64?
     /// Rides the search may use.
     public let filter: RideFilter
+    /// Footpaths along streets (step-free for a wheelchair) or beelines.
+    public let footpathWalk: FootpathWalk
 
     public init(arriveBy: Bool, time: Int64, access: [StopWalk], egress: [StopWalk], days: [Int],
                 parameters: RoutingParameters, window: Int64? = nil, filter: RideFilter = RideFilter(),
-                timetable: Timetable) throws(ParameterError) {
+                footpathWalk: FootpathWalk = .streets, timetable: Timetable) throws(ParameterError) {
         try parameters.validate(footpathBeelineMeters: timetable.footpathBeelineMeters)
         if let window, window < 0 || window > 24 * 3600 {
             throw ParameterError(parameter: "window", value: "\(window)", allowed: "0 to 86400 seconds")
@@ -55,6 +64,8 @@ public struct RaptorRequest: Sendable {
         precondition(filter.trips.map { $0.count == timetable.tripCount } ?? true, "one flag per trip")
         precondition(filter.stops.map { $0.count == timetable.stopCount } ?? true, "one flag per stop")
         self.filter = filter
+        // Without street walks in the timetable every footpath is a beeline: one key.
+        self.footpathWalk = timetable.footStreet.isEmpty ? .beeline : footpathWalk
         self.window = window
         self.arriveBy = arriveBy
         self.time = time

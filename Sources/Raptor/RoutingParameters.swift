@@ -77,6 +77,9 @@ public struct RoutingParameters: Sendable, Equatable, Codable {
 
     /// walkSeconds for a beeline distance: ceil(walkMeters / walkSpeed).
     @inlinable public func walkSeconds(beeline: Double) -> Int64 { Int64((beeline * walkDetourFactor / walkSpeed).rounded(.up)) }
+
+    /// walkSeconds for a walk of `walkMeters` (a street walk): ceil(walkMeters / walkSpeed).
+    @inlinable public func walkSeconds(walkMeters: Double) -> Int64 { Int64((walkMeters / walkSpeed).rounded(.up)) }
 }
 
 /// A parameter out of its allowed range: which one, the value, and what is allowed.

@@ -18,6 +18,8 @@ public final class ServedTimetable: Sendable {
     public let feeds: [FeedRecord]
     public let loadedAt: Date
     public let loadSeconds: Double
+    /// Street region -> version of the streets walked on (empty: none loaded, beelines).
+    public let streetVersions: [String: Int]
     private let coverageState = Mutex<CoverageState>(.building)
 
     public enum CoverageState: Sendable {
@@ -27,7 +29,8 @@ public final class ServedTimetable: Sendable {
     }
 
     @_optimize(none)  // see TransitAPI: the optimizer takes minutes on this glue
-    public init(_ assembly: PlannerAssembly, feeds: [FeedRecord], loadedAt: Date, loadSeconds: Double) {
+    public init(_ assembly: PlannerAssembly, feeds: [FeedRecord], loadedAt: Date, loadSeconds: Double, streetVersions: [String: Int] = [:]) {
+        self.streetVersions = streetVersions
         self.planner = assembly.planner
         self.stops = assembly.stops
         self.feeds = feeds

@@ -180,7 +180,8 @@ public enum PlanParameters {
             _ = try q.text(APIParameters.modes)
         }
         let query = PlanQuery(from: from, to: to, time: time, arriveBy: try q.bool(APIParameters.arriveBy) ?? false, parameters: p,
-                              window: window.map { $0 * 60 }, modes: modes, wheelchair: try q.bool(APIParameters.wheelchair) ?? false)
+                              window: window.map { $0 * 60 }, modes: modes, wheelchair: try q.bool(APIParameters.wheelchair) ?? false,
+                              streets: try q.bool(PlanRequestParameters.streets) ?? true)
         return (query, n)
     }
 

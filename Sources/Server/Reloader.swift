@@ -6,7 +6,8 @@ import TransitModel
 import TransitStore
 
 /// Keeps the served timetable in step with the database: LISTENs on the feeds' change
-/// channel (imports and removals NOTIFY on commit), loads and builds a new timetable
+/// channel (imports and removals NOTIFY on commit, street imports too: `streets REGION
+/// VERSION`), loads the feeds and the streets and builds a new timetable
 /// beside the one being served, and swaps it in. Any number of servers sharing one
 /// database each do this on their own. When the database is down it says so (in the log
 /// and `/v1/health`), keeps serving what it has, and reconnects with growing pauses.
@@ -75,7 +76,7 @@ public final class Reloader: @unchecked Sendable {
         }
     }
 
-    /// Loads a new timetable when the feeds' versions differ from the served ones.
+    /// Loads a new timetable when the feeds' or the streets' versions differ from the served ones.
     @_optimize(none)  // see TransitAPI: the optimizer takes minutes on this glue
     private func reloadIfChanged(_ db: PGConnection) throws {
         while true {
@@ -86,7 +87,9 @@ public final class Reloader: @unchecked Sendable {
                 live.setReloadProblem("waiting for feeds not loaded yet: \(Set(feeds).subtracting(versions.keys).sorted().joined(separator: ", "))")
                 return
             }
-            if let served = live.served, served.versions == versions { return }
+            // Read before the load, like the catalogue below: what is loaded is at least this new.
+            let streetVersions = try StreetStore(db: db).versions()
+            if let served = live.served, served.versions == versions, served.streetVersions == streetVersions { return }
             if versions.isEmpty {
                 if live.served == nil { return }   // nothing loaded, nothing served: wait
             }
@@ -101,12 +104,15 @@ public final class Reloader: @unchecked Sendable {
                     if let place = places[id] { named.setPlace(place, feed: f) }
                 }
                 let byId = Dictionary(uniqueKeysWithValues: records.map { ($0.id, $0) })
-                let served = ServedTimetable(try PlannerAssembly.assemble(named),
+                let streets = streetVersions.isEmpty ? nil : try StreetStore(db: db).load()
+                let served = ServedTimetable(try PlannerAssembly.assemble(named, streets: streets),
                                              feeds: named.feedIds.compactMap { byId[$0] },
-                                             loadedAt: Date(), loadSeconds: Date().timeIntervalSince(started))
+                                             loadedAt: Date(), loadSeconds: Date().timeIntervalSince(started),
+                                             streetVersions: streetVersions)
                 live.swap(served)
                 live.setReloadProblem(nil)
-                logger.info("serving \(served.feeds.map { "\($0.id) v\($0.version)" }.joined(separator: ", ")) (loaded in \(String(format: "%.2f", served.loadSeconds)) s)")
+                let walking = streetVersions.isEmpty ? "" : ", streets \(streetVersions.sorted { $0.key < $1.key }.map { "\($0.key) v\($0.value)" }.joined(separator: ", "))"
+                logger.info("serving \(served.feeds.map { "\($0.id) v\($0.version)" }.joined(separator: ", "))\(walking) (loaded in \(String(format: "%.2f", served.loadSeconds)) s)")
                 let coverage = Thread { served.buildCoverage() }
                 coverage.name = "transit-coverage"
                 coverage.start()

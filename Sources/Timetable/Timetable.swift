@@ -13,7 +13,8 @@ import TransitModel
 ///   time zone; `dayBase` turns them into UTC instants for each service date.
 /// - Footpaths are candidates: every pair of boardable stops within
 ///   `footpathBeelineMeters` (and every pair a transfers.txt row links), with the
-///   beeline distance; a request filters them by its own walking parameters.
+///   beeline distance and, when streets are loaded, the walk along them; a request
+///   filters them by its own walking parameters.
 ///
 /// Immutable after building: any number of queries may read it at once.
 public final class Timetable: Sendable {
@@ -97,6 +98,14 @@ public final class Timetable: Sendable {
     public let footTarget: [StopIndex]
     // Footpath -> beeline meters (geodesic, WGS84).
     public let footBeeline: [Double]
+    // Footpath -> walk meters along streets (the routing model's "Streets"), empty when no
+    // streets are loaded: NaN when an end does not snap (the walk is the beeline), +infinity
+    // when both snap but no street walk is within `footpathBeelineMeters` × 1.3 (no
+    // footpath then, unless a transfers.txt rule makes one: it walks the beeline). Float:
+    // 4 bytes a footpath, centimeters at these lengths.
+    public let footStreet: [Float]
+    // The same for a wheelchair: no steps, no `wheelchair=no`, step-free snaps.
+    public let footStreetStepFree: [Float]
     // Footpath -> rule from transfers.txt (TransferRule raw value) and min_transfer_time (seconds, 0 if none).
     public let footRule: [UInt8]
     public let footMinTime: [Int32]
@@ -118,7 +127,10 @@ public final class Timetable: Sendable {
          firstDay: ServiceDate, dayCount: Int, serviceWords: Int, serviceDays: [UInt64],
          timeZoneNames: [String], dayBase: [Int64], footpathBeelineMeters: Double,
          footOffsets: [Int32], footTarget: [StopIndex], footBeeline: [Double], footRule: [UInt8], footMinTime: [Int32],
-         sameStopRule: [UInt8], sameStopMinTime: [Int32]) {
+         sameStopRule: [UInt8], sameStopMinTime: [Int32], footStreet: [Float] = [], footStreetStepFree: [Float] = []) {
+        precondition(footStreet.isEmpty || footStreet.count == footTarget.count, "one street walk per footpath")
+        precondition(footStreetStepFree.count == footStreet.count, "one step-free street walk per footpath")
+        self.footStreet = footStreet; self.footStreetStepFree = footStreetStepFree
         self.stopCount = stopCount; self.stopLatitude = stopLatitude; self.stopLongitude = stopLongitude
         self.stopBoardable = stopBoardable; self.stopFeed = stopFeed
         self.stopRouteOffsets = stopRouteOffsets; self.stopRouteRoute = stopRouteRoute; self.stopRoutePosition = stopRoutePosition

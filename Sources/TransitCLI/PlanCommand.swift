@@ -8,6 +8,7 @@ import PlanJSON
 import Planner
 import PlanText
 import Raptor
+import Streets
 import Timetable
 import TransitModel
 import TransitStore
@@ -62,7 +63,7 @@ struct TimetableSourceOptions: ParsableArguments {
 
     /// The timetable, its planner and stop search (`PlannerAssembly`, as the server builds them).
     func load() throws -> PlannerAssembly {
-        let network = try loadNetwork()
+        let network = try loadNetwork(streets: true)
         // The planner works out its coverage check and the stop search's index: a moment
         // on a large timetable, said while it lasts (and gone after).
         Output.progress("Planner: working out where the feeds serve and indexing stop names…")
@@ -71,8 +72,11 @@ struct TimetableSourceOptions: ParsableArguments {
         return assembly
     }
 
-    /// The timetable and what is beside it, from the database or the feed files.
-    func loadNetwork() throws -> TransitNetwork {
+    /// The timetable and what is beside it, from the database or the feed files; with
+    /// `streets`, the streets loaded in the database (`transit import-osm`) to walk along
+    /// (none with feed files).
+    func loadNetwork(streets: Bool = false) throws -> TransitNetwork {
+        var streetTables: StreetTables?
         let started = Date()
         var snapshot: FeedSnapshot
         if !gtfs.isEmpty {
@@ -85,20 +89,29 @@ struct TimetableSourceOptions: ParsableArguments {
             snapshot = FeedSnapshot.merging(parts)
         } else {
             Output.progress("Timetable: loading \(feeds.isEmpty ? "the feeds" : feeds.joined(separator: ", ")) from the database…")
-            snapshot = try SnapshotLoader(db: db.connect()).load(feeds: feeds.isEmpty ? nil : feeds)
+            let connection = try db.connect()
+            snapshot = try SnapshotLoader(db: connection).load(feeds: feeds.isEmpty ? nil : feeds)
             if snapshot.feedIds.isEmpty {
                 throw CLIError("no feeds are loaded: import one first (transit import FEED.zip), or pass --gtfs FEED.zip")
+            }
+            if streets {
+                Output.progress("Streets: loading from the database…")
+                streetTables = try StreetStore(db: connection).load()
             }
         }
         try declarePlaces(&snapshot)
         let network: TransitNetwork
         Output.progress("Timetable: \(snapshot.feedIds.joined(separator: ", ")): building from \(Output.grouped(snapshot.stopTimeCount)) stop times…")
-        do { network = try TimetableBuilder.build(snapshot) } catch {
+        do { network = try TimetableBuilder.build(snapshot, streets: streetTables) } catch {
             Output.progress("")
             throw CLIError("cannot build the timetable: \(error)")
         }
         let tt = network.timetable
         Output.progressDone("Timetable: \(snapshot.feedIds.joined(separator: ", ")): \(Output.grouped(snapshot.stopTimeCount)) stop times, \(Output.grouped(tt.tripCount)) trips in \(Output.grouped(tt.routeCount)) routes, loaded in \(Output.seconds(Date().timeIntervalSince(started)))")
+        if let graph = network.streets {
+            let regions = graph.versions.sorted { $0.key < $1.key }.map { "\($0.key) v\($0.value)" }.joined(separator: ", ")
+            Output.progressDone("Streets: \(regions): \(Output.grouped(graph.edgeCount)) edges")
+        }
         for w in network.warnings { Output.err("note: \(w)") }
         return network
     }
@@ -126,7 +139,7 @@ struct PlanCommand: ParsableCommand {
             --json, the API's answer, and every error as its {"error": {"code", "message", \
             "details"}} on standard output and a failing status. With --batch, reads one JSON query per \
             line and prints one JSON answer per line, in order: {"from", "to", "time", \
-            "arriveBy", "window", "numItineraries", "modes", "wheelchair", and any model \
+            "arriveBy", "window", "numItineraries", "modes", "wheelchair", "streets", and any model \
             parameter by name}.
             """
     )
@@ -140,6 +153,7 @@ struct PlanCommand: ParsableCommand {
     var numItineraries: Int?
     @Option(help: "Only these transit modes (e.g. TRAM,SUBWAY), or all but these (--modes=-BUS).") var modes: String?
     @Flag(help: "Only stops and trips marked wheelchair accessible.") var wheelchair = false
+    @Flag(name: .customLong("no-streets"), help: "Walk beelines (× walkDetourFactor) even where streets are loaded.") var noStreets = false
     @Option(name: .customLong("option"), help: ArgumentHelp("Show the steps of alternative N (default: the first, the earliest arrival).", valueName: "n"))
     var option: Int?
     @Flag(help: "Print the API's answer (JSON) instead of the text; errors too, as the API's error object.") var json = false
@@ -268,7 +282,7 @@ struct PlanCommand: ParsableCommand {
                                   window: window ?? kept.window,
                                   numItineraries: numItineraries ?? kept.numItineraries ?? PlanRequestParameters.numItineraries.integerDefault,
                                   modes: modes ?? kept.modes, wheelchair: wheelchair || (kept.wheelchair ?? false),
-                                  parameters: model.parameters)
+                                  parameters: model.parameters, streets: !noStreets)
         if again && at == nil && arriveBy == nil, let t = trip.time.flatMap(QueryTime.parse) {
             request.time = t
             request.arriveBy = trip.arriveBy ?? false
@@ -376,6 +390,7 @@ enum PlanBatch {
         var numItineraries: Int?
         var modes: String?
         var wheelchair: Bool?
+        var streets: Bool?
         var walkSpeed: Double?, walkDetourFactor: Double?, maxAccessWalk: Double?, maxTransferWalk: Double?
         var maxDirectWalk: Double?, transferSlack: Int?, maxTransfers: Int?
     }
@@ -401,7 +416,7 @@ enum PlanBatch {
         }
         let modes = try q.modes.map { m throws(PlanError) in try ModeFilter.parse(m) }
         return (PlanQuery(from: from, to: to, time: time, arriveBy: q.arriveBy ?? false, parameters: p, window: q.window.map { $0 * 60 },
-                          modes: modes, wheelchair: q.wheelchair ?? false),
+                          modes: modes, wheelchair: q.wheelchair ?? false, streets: q.streets ?? true),
                 q.numItineraries ?? PlanRequestParameters.numItineraries.integerDefault)
     }
 }

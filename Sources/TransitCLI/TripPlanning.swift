@@ -23,6 +23,8 @@ struct PlanRequest {
     var modes: String?
     var wheelchair: Bool
     var parameters: RoutingParameters
+    /// False: every walk a beeline (`--no-streets`).
+    var streets = true
 }
 
 /// An answer to a `PlanRequest`: the planner's own (in process) or a server's JSON. The
@@ -105,7 +107,7 @@ final class LocalBackend: PlanBackend {
 
     private func plan(_ r: PlanRequest) throws(PlanError) -> PlanAnswer {
         var query = PlanQuery(from: r.from, to: r.to, time: r.time, arriveBy: r.arriveBy, parameters: r.parameters,
-                              window: r.window.map { $0 * 60 }, modes: nil, wheelchair: r.wheelchair)
+                              window: r.window.map { $0 * 60 }, modes: nil, wheelchair: r.wheelchair, streets: r.streets)
         if let m = r.modes { query.modes = try ModeFilter.parse(m) }
         return try planner.answer(query, numItineraries: r.numItineraries).get()
     }
@@ -250,6 +252,7 @@ final class ServerBackend: PlanBackend {
         if let w = r.window { q.append(("window", String(w))) }
         if let m = r.modes { q.append(("modes", m)) }
         if r.wheelchair { q.append(("wheelchair", "true")) }
+        if !r.streets { q.append(("streets", "false")) }
         let p = r.parameters, d = RoutingParameters()
         if p.walkSpeed != d.walkSpeed { q.append(("walkSpeed", String(p.walkSpeed))) }
         if p.walkDetourFactor != d.walkDetourFactor { q.append(("walkDetourFactor", String(p.walkDetourFactor))) }
