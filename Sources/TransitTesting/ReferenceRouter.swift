@@ -29,6 +29,9 @@ public struct ReferenceParameters: Sendable {
     public var transferSlack = 120
     /// Most changes between vehicles in one journey (so at most `maxTransfers + 1` rides).
     public var maxTransfers = 6
+    /// With streets: how far the timetable looks for a street walk for a transfers.txt row
+    /// (its footpath radius, 1,000 m by default, × 1.3); beyond, the row walks the beeline.
+    public var footpathStreetMeters = 1300.0
     public init() {}
 }
 

@@ -120,8 +120,11 @@ public final class ReferenceStreets: @unchecked Sendable {
             var before = 0.0
             for i in 1..<points.count {
                 let a = points[i - 1], b = points[i]
-                let point = Self.project(c, a, b)
-                let offset = Geodesic.distance(c, point)
+                var point = Self.project(c, a, b)
+                var offset = Geodesic.distance(c, point)
+                // The plane is a few centimetres off along the segment: near the best, find the
+                // point of least geodesic distance itself.
+                if offset <= (best?.offset ?? Self.maxSnapMeters) + 1 { (point, offset) = Self.nearest(c, a, b) }
                 if offset <= Self.maxSnapMeters, best.map({ offset < $0.offset }) ?? true {
                     let along = min(before + Geodesic.distance(a, point), length[e])
                     best = Snap(place: c, point: point, edge: e, along: along, offset: offset)
@@ -142,6 +145,24 @@ public final class ReferenceStreets: @unchecked Sendable {
         let square = dx * dx + dy * dy
         let t = square == 0 ? 0 : max(0, min(1, -(ax * dx + ay * dy) / square))
         return Coordinate(latitude: a.latitude + t * (b.latitude - a.latitude), longitude: a.longitude + t * (b.longitude - a.longitude))
+    }
+
+    /// The point of segment `a`–`b` (straight in degrees) at the least geodesic distance from
+    /// `c`, by golden-section search (the distance is unimodal along a short segment).
+    static func nearest(_ c: Coordinate, _ a: Coordinate, _ b: Coordinate) -> (Coordinate, Double) {
+        func at(_ f: Double) -> Coordinate {
+            Coordinate(latitude: a.latitude + f * (b.latitude - a.latitude), longitude: a.longitude + f * (b.longitude - a.longitude))
+        }
+        var lo = 0.0, hi = 1.0
+        let g = (5.0.squareRoot() - 1) / 2
+        var x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo)
+        var d1 = Geodesic.distance(c, at(x1)), d2 = Geodesic.distance(c, at(x2))
+        for _ in 0..<60 {
+            if d1 < d2 { hi = x2; x2 = x1; d2 = d1; x1 = hi - g * (hi - lo); d1 = Geodesic.distance(c, at(x1)) }
+            else { lo = x1; x1 = x2; d1 = d2; x2 = lo + g * (hi - lo); d2 = Geodesic.distance(c, at(x2)) }
+        }
+        let candidates = [0, 1, (lo + hi) / 2].map { (at($0), Geodesic.distance(c, at($0))) }
+        return candidates.min { $0.1 < $1.1 }!
     }
 
     /// The model's `walkMeters` from `a` to each target (snap offsets and steps × 2

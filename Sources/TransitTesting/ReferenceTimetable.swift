@@ -443,7 +443,7 @@ final class ReferenceTimetable: @unchecked Sendable {
     ///
     /// With streets, a footpath between two stops that both snap is their street walk (none when
     /// it is beyond `maxTransferWalk`), also for a transfers.txt row when one is found within
-    /// that limit (else the row's walk is the beeline).
+    /// `footpathStreetMeters` (else the row's walk is the beeline).
     static func changeTimes(_ snapshot: FeedSnapshot, _ p: ReferenceParameters, _ latitude: [Double], _ longitude: [Double],
                             _ boardable: [Bool], streets: ReferenceStreets?, stopSnap: [ReferenceStreets.Snap?]) -> [Int64: Int32] {
         func key(_ a: Int, _ b: Int) -> Int64 { Int64(a) << 32 | Int64(b) }
@@ -472,10 +472,15 @@ final class ReferenceTimetable: @unchecked Sendable {
             if stopSnap[a] != nil && stopSnap[b] != nil { return street[key(a, b)] }
             return beeline(latitude[a], longitude[a], latitude[b], longitude[b]) * p.walkDetourFactor
         }
-        // A transfers.txt row's walk: the street walk where found, else the beeline.
+        // A transfers.txt row's walk: the street walk where one is found within the
+        // timetable's street footpath limit, else the beeline.
         func walk(_ a: Int, _ b: Int) -> (meters: Double, seconds: Int32) {
-            let meters = street[key(a, b)] ?? beeline(latitude[a], longitude[a], latitude[b], longitude[b]) * p.walkDetourFactor
-            return (meters, seconds(meters))
+            var meters = street[key(a, b)]
+            if meters == nil, let streets, let sa = stopSnap[a], let sb = stopSnap[b] {
+                meters = streets.walkMeters(from: sa, to: [sb], limit: p.footpathStreetMeters)[0]
+            }
+            let m = meters ?? beeline(latitude[a], longitude[a], latitude[b], longitude[b]) * p.walkDetourFactor
+            return (m, seconds(m))
         }
         let slack = Int32(p.transferSlack)
         var change: [Int64: Int32] = [:]
