@@ -305,21 +305,30 @@ public enum TimetableBuilder {
     public static let streetFootpathFactor = 1.3
 
     /// Footpath -> street walk meters (`Timetable.footStreet`): NaN when an end does not
-    /// snap, +infinity when none is found within `limit`. One bounded search per stop.
+    /// snap, +infinity when none is found within `limit`. One bounded search per stop, the
+    /// stops shared among the cores (each writes only its own stops' footpaths).
     static func streetFootpaths(_ graph: WalkGraph, _ snaps: [StreetSnap?], _ footOffsets: [Int32], _ footTarget: [Int32],
                                 limit: Double, wheelchair: Bool) -> [Float] {
         var out = [Float](repeating: .nan, count: footTarget.count)
-        var targets: [StreetSnap] = [], slots: [Int] = []
-        for a in 0..<(footOffsets.count - 1) {
-            guard let from = snaps[a], footOffsets[a + 1] > footOffsets[a] else { continue }
-            targets.removeAll(keepingCapacity: true); slots.removeAll(keepingCapacity: true)
-            for f in Int(footOffsets[a])..<Int(footOffsets[a + 1]) {
-                guard let to = snaps[Int(footTarget[f])] else { continue }
-                targets.append(to); slots.append(f)
-            }
-            guard !targets.isEmpty else { continue }
-            for (f, m) in zip(slots, graph.walkMeters(from: from, to: targets, limit: limit, wheelchair: wheelchair)) {
-                out[f] = m.map(Float.init) ?? .infinity
+        let stopCount = footOffsets.count - 1
+        guard stopCount > 0 else { return out }
+        out.withUnsafeMutableBufferPointer { buffer in
+            nonisolated(unsafe) let buffer = buffer
+            let chunks = min(stopCount, ProcessInfo.processInfo.activeProcessorCount * 8)
+            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                var targets: [StreetSnap] = [], slots: [Int] = []
+                for a in stride(from: chunk, to: stopCount, by: chunks) {
+                    guard let from = snaps[a], footOffsets[a + 1] > footOffsets[a] else { continue }
+                    targets.removeAll(keepingCapacity: true); slots.removeAll(keepingCapacity: true)
+                    for f in Int(footOffsets[a])..<Int(footOffsets[a + 1]) {
+                        guard let to = snaps[Int(footTarget[f])] else { continue }
+                        targets.append(to); slots.append(f)
+                    }
+                    guard !targets.isEmpty else { continue }
+                    for (f, m) in zip(slots, graph.walkMeters(from: from, to: targets, limit: limit, wheelchair: wheelchair)) {
+                        buffer[f] = m.map(Float.init) ?? .infinity
+                    }
+                }
             }
         }
         return out

@@ -89,6 +89,13 @@ public struct Itinerary: Sendable, Equatable {
 extension JourneyPlanner {
     /// The itinerary of a planned journey.
     public func itinerary(_ journey: Journey, in result: PlanResult) -> Itinerary {
+        itinerary(journey, in: result, walks: WalkRouteMemo())
+    }
+
+    /// As `itinerary(_:in:)`, with the walks found for other itineraries of the same
+    /// result: an answer's options often share a walk (the same first stop at several
+    /// departures), each a search of the streets.
+    func itinerary(_ journey: Journey, in result: PlanResult, walks memo: WalkRouteMemo) -> Itinerary {
         let tt = timetable
         let snapshot = network.snapshot
         let zone = self.zone(result.timeZone)
@@ -107,14 +114,22 @@ extension JourneyPlanner {
         // snap (the same search as the plan's, so the same walkMeters), else the beeline.
         let graph = result.streets, wheelchair = result.wheelchair
         func stopSnap(_ s: StopIndex) -> StreetSnap? { graph == nil ? nil : network.snap(ofStop: s, wheelchair: wheelchair) }
-        func route(_ from: ItineraryPlace, _ a: StreetSnap?, _ to: ItineraryPlace, _ b: StreetSnap?, limit: Double,
-                   meters: Double) -> WalkRoute {
-            if let graph, let a, let b, let r = graph.route(from: a, to: b, limit: limit, wheelchair: wheelchair) { return r }
+        // Ends: a stop by its index, the origin -1, the destination -2 (the memo's keys).
+        func route(_ from: ItineraryPlace, _ fromEnd: Int, _ a: StreetSnap?, _ to: ItineraryPlace, _ toEnd: Int, _ b: StreetSnap?,
+                   limit: Double, meters: Double) -> WalkRoute {
+            if let graph, let a, let b {
+                let key = Int64(fromEnd) << 32 | (Int64(toEnd) & 0xFFFF_FFFF)
+                if let r = memo.routes[key] ?? graph.route(from: a, to: b, limit: limit, wheelchair: wheelchair) {
+                    memo.routes[key] = r
+                    return r
+                }
+            }
             return WalkRoute(model: .beeline, meters: meters, walkMeters: meters, geometry: [from.coordinate, to.coordinate], steps: [])
         }
         let p = result.parameters
         if let meters = journey.walkMeters {
-            let walk = route(origin, result.originSnap, destination, result.destinationSnap, limit: p.maxDirectWalk, meters: meters)
+            let walk = route(origin, -1, result.originSnap, destination, -2, result.destinationSnap, limit: p.maxDirectWalk,
+                             meters: meters)
             legs.append(walkLeg(origin, destination, journey.departure, journey.arrival, walk, wait: 0, change: false))
         }
         for (i, leg) in journey.legs.enumerated() {
@@ -122,12 +137,12 @@ extension JourneyPlanner {
             case .access(let stop, let dep, let arr, let m):
                 guard m > 0 else { continue }  // the origin is the stop itself
                 let to = stopPlace(stop)
-                let walk = route(origin, result.originSnap, to, stopSnap(stop), limit: p.maxAccessWalk, meters: m)
+                let walk = route(origin, -1, result.originSnap, to, stop.index, stopSnap(stop), limit: p.maxAccessWalk, meters: m)
                 legs.append(walkLeg(origin, to, dep, arr, walk, wait: 0, change: false))
             case .egress(let stop, let dep, let arr, let m):
                 guard m > 0 else { continue }
                 let from = stopPlace(stop)
-                let walk = route(from, stopSnap(stop), destination, result.destinationSnap, limit: p.maxAccessWalk, meters: m)
+                let walk = route(from, stop.index, stopSnap(stop), destination, -2, result.destinationSnap, limit: p.maxAccessWalk, meters: m)
                 legs.append(walkLeg(from, destination, dep, arr, walk, wait: 0, change: false))
             case .transfer(let from, let to, let dep, _, let m):
                 // The change lasts until the next ride leaves; the walk is part of it.
@@ -138,8 +153,8 @@ extension JourneyPlanner {
                 let a = stopPlace(from), b = stopPlace(to)
                 // The timetable looked for street footpaths within its radius × 1.3; one
                 // not found there (a transfers.txt rule's) is walked as the beeline.
-                let path = from == to ? route(a, nil, b, nil, limit: 0, meters: m)
-                    : route(a, stopSnap(from), b, stopSnap(to),
+                let path = from == to ? route(a, from.index, nil, b, to.index, nil, limit: 0, meters: m)
+                    : route(a, from.index, stopSnap(from), b, to.index, stopSnap(to),
                             limit: tt.footpathBeelineMeters * TimetableBuilder.streetFootpathFactor, meters: m)
                 legs.append(walkLeg(a, b, dep, nextDeparture, path, wait: wait, change: true))
             case .ride(let route, let trip, let day, let fromPos, let toPos, let dep, let arr):
@@ -248,6 +263,11 @@ extension JourneyPlanner {
             }
         }
     }
+}
+
+/// The street walks of one plan result's itineraries, by their ends (see `itinerary`).
+final class WalkRouteMemo {
+    var routes: [Int64: WalkRoute] = [:]
 }
 
 extension ItineraryLeg {

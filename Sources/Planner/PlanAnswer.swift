@@ -224,10 +224,11 @@ extension JourneyPlanner {
         }
         // The rider's filter: what is shown and recommended, and the labels (the model's
         // answer above is left as it is).
+        let walks = WalkRouteMemo()
         let ranked = order.map { i in
             let c = chosen[i]
             let cost = RiderCost(c.journey, time: model.time, arriveBy: query.arriveBy, window: window)
-            return RiderFilter.Candidate(option: PlanOption(journey: c.journey, itinerary: itinerary(c.journey, in: model), labels: [],
+            return RiderFilter.Candidate(option: PlanOption(journey: c.journey, itinerary: itinerary(c.journey, in: model, walks: walks), labels: [],
                                                             inModelAnswer: c.model, riderCost: cost),
                                          modelFirst: c.model && c.journey == first, cost: cost)
         }

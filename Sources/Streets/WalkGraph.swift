@@ -177,23 +177,26 @@ public final class WalkGraph: Sendable {
         let w = 1 - e2 * sin(phi) * sin(phi)
         let ky = Geodesic.semiMajorAxis * (1 - e2) / (w * w.squareRoot()) * .pi / 180
         let kx = Geodesic.semiMajorAxis / w.squareRoot() * cos(phi) * .pi / 180
-        let reach = WalkGraph.maxSnapMeters * 1.01 + 1
         var candidates: [(planar: Double, segment: Int32, t: Double)] = []
         var best = Double.infinity
-        grid.forEachSegment(near: c, meters: reach) { s in
-            let e = Int(grid.segmentEdge[Int(s)])
-            if barred(e, wheelchair: wheelchair) { return }
-            let i = Int(grid.segmentStart[Int(s)])
-            let a = point(e, i), b = point(e, i + 1)
-            let ax = (a.lon - c.longitude) * kx, ay = (a.lat - c.latitude) * ky
-            let bx = (b.lon - c.longitude) * kx, by = (b.lat - c.latitude) * ky
-            let dx = bx - ax, dy = by - ay, len2 = dx * dx + dy * dy
-            let f = len2 > 0 ? min(1, max(0, -(ax * dx + ay * dy) / len2)) : 0
-            let px = ax + f * dx, py = ay + f * dy
-            let planar = (px * px + py * py).squareRoot()
-            guard planar <= reach, planar <= best + 0.5 else { return }
-            best = min(best, planar)
-            candidates.append((planar, s, f))
+        // Most places stand near a street: look close first, then as far as allowed.
+        for reach in [30.0, WalkGraph.maxSnapMeters * 1.01 + 1] where !(best < 29) {
+            candidates.removeAll(keepingCapacity: true)
+            grid.forEachSegment(near: c, meters: reach) { s in
+                let e = Int(grid.segmentEdge[Int(s)])
+                if barred(e, wheelchair: wheelchair) { return }
+                let i = Int(grid.segmentStart[Int(s)])
+                let a = point(e, i), b = point(e, i + 1)
+                let ax = (a.lon - c.longitude) * kx, ay = (a.lat - c.latitude) * ky
+                let bx = (b.lon - c.longitude) * kx, by = (b.lat - c.latitude) * ky
+                let dx = bx - ax, dy = by - ay, len2 = dx * dx + dy * dy
+                let f = len2 > 0 ? min(1, max(0, -(ax * dx + ay * dy) / len2)) : 0
+                let px = ax + f * dx, py = ay + f * dy
+                let planar = (px * px + py * py).squareRoot()
+                guard planar <= reach, planar <= best + 0.5 else { return }
+                best = min(best, planar)
+                candidates.append((planar, s, f))
+            }
         }
         // The planar frame is within millimetres at this range: measure the few nearest exactly.
         var winner: StreetSnap?
@@ -222,12 +225,12 @@ public final class WalkGraph: Sendable {
     }
 }
 
-/// The straight segments of the eligible edges in cells of about 100 m, for snapping.
+/// The straight segments of the eligible edges in cells of about 50 m, for snapping.
 /// Rows are bands of latitude; each row's columns are as wide in meters as its rows are
 /// tall (longitude scaled by the row's cosine), so regions far apart cost nothing: only
 /// occupied cells are stored, sorted by key (row, column), found by binary search.
 struct SegmentGrid: Sendable {
-    static let cellDegrees = 100.0 / 111_000
+    static let cellDegrees = 50.0 / 111_000
     let segmentEdge: [Int32]
     let segmentStart: [Int32]
     let cellKey: [Int64]

@@ -13,13 +13,16 @@ final class SearchScratch: @unchecked Sendable {
     let settled: UnsafeMutablePointer<UInt32>
     /// A target's end node (the search may stop once all of them are settled).
     let wanted: UnsafeMutablePointer<UInt32>
-    var epoch: UInt32 = 0
+    /// Behind a pointer, not a stored `var`: read in hot loops without exclusivity checks.
+    let epochBox: UnsafeMutablePointer<UInt32>
+    var epoch: UInt32 { get { epochBox.pointee } set { epochBox.pointee = newValue } }
     var heap: [HeapEntry] = []
 
     struct HeapEntry { var cost: Double; var node: Int32 }
 
     init(nodes: Int) {
         count = nodes
+        epochBox = .allocate(capacity: 1); epochBox.initialize(to: 0)
         dist = .allocate(capacity: max(1, nodes))
         pred = .allocate(capacity: max(1, nodes))
         reached = .allocate(capacity: max(1, nodes)); reached.initialize(repeating: 0, count: max(1, nodes))
@@ -28,7 +31,7 @@ final class SearchScratch: @unchecked Sendable {
     }
 
     deinit {
-        dist.deallocate(); pred.deallocate(); reached.deallocate(); settled.deallocate(); wanted.deallocate()
+        epochBox.deallocate(); dist.deallocate(); pred.deallocate(); reached.deallocate(); settled.deallocate(); wanted.deallocate()
     }
 
     func begin() {
@@ -41,6 +44,39 @@ final class SearchScratch: @unchecked Sendable {
     }
 
     @inline(__always) func isSettled(_ n: Int32) -> Bool { settled[Int(n)] == epoch }
+}
+
+/// A binary min-heap on cost (a struct, so the search's loop uses it without the dynamic
+/// exclusivity checks a captured variable would cost).
+struct MinHeap {
+    var items: [SearchScratch.HeapEntry] = []
+
+    mutating func push(_ cost: Double, _ node: Int32) {
+        var i = items.count
+        items.append(.init(cost: cost, node: node))
+        while i > 0 {
+            let p = (i - 1) / 2
+            if items[p].cost <= cost { break }
+            items[i] = items[p]; i = p
+        }
+        items[i] = .init(cost: cost, node: node)
+    }
+
+    mutating func pop() -> SearchScratch.HeapEntry {
+        let top = items[0], last = items.removeLast()
+        let n = items.count
+        if n == 0 { return top }
+        var i = 0
+        while true {
+            var c = 2 * i + 1
+            if c >= n { break }
+            if c + 1 < n, items[c + 1].cost < items[c].cost { c += 1 }
+            if items[c].cost >= last.cost { break }
+            items[i] = items[c]; i = c
+        }
+        items[i] = last
+        return top
+    }
 }
 
 /// How a walk to a target snap ends: through one of its edge's ends or straight along the
@@ -61,43 +97,19 @@ extension WalkGraph {
     func run(_ s: SearchScratch, seeds: [(node: Int32, cost: Double)], limit: Double, wheelchair: Bool, wantedCount: Int) {
         let epoch = s.epoch
         let dist = s.dist, pred = s.pred, reached = s.reached, settled = s.settled, wanted = s.wanted
-        var heap = s.heap
-        defer { heap.removeAll(keepingCapacity: true); s.heap = heap }
-        @inline(__always) func push(_ cost: Double, _ node: Int32) {
-            var i = heap.count
-            heap.append(.init(cost: cost, node: node))
-            while i > 0 {
-                let p = (i - 1) / 2
-                if heap[p].cost <= cost { break }
-                heap[i] = heap[p]; i = p
-            }
-            heap[i] = .init(cost: cost, node: node)
-        }
-        @inline(__always) func pop() -> SearchScratch.HeapEntry {
-            let top = heap[0], last = heap.removeLast()
-            if heap.isEmpty { return top }
-            var i = 0
-            let n = heap.count
-            while true {
-                var c = 2 * i + 1
-                if c >= n { break }
-                if c + 1 < n, heap[c + 1].cost < heap[c].cost { c += 1 }
-                if heap[c].cost >= last.cost { break }
-                heap[i] = heap[c]; i = c
-            }
-            heap[i] = last
-            return top
-        }
+        var heap = MinHeap()
+        swap(&heap.items, &s.heap)  // keeps its capacity, no copy
+        defer { heap.items.removeAll(keepingCapacity: true); swap(&heap.items, &s.heap) }
         for seed in seeds where seed.cost <= limit {
             let n = Int(seed.node)
             if reached[n] != epoch || seed.cost < dist[n] {
-                reached[n] = epoch; dist[n] = seed.cost; pred[n] = -1; push(seed.cost, seed.node)
+                reached[n] = epoch; dist[n] = seed.cost; pred[n] = -1; heap.push(seed.cost, seed.node)
             }
         }
         var remaining = wantedCount
         let barredFlags: StreetFlags = wheelchair ? .wheelchairBarred : []
-        while !heap.isEmpty {
-            let top = pop()
+        while !heap.items.isEmpty {
+            let top = heap.pop()
             let n = Int(top.node)
             if settled[n] == epoch || top.cost > dist[n] { continue }
             settled[n] = epoch
@@ -109,7 +121,7 @@ extension WalkGraph {
                 let c = top.cost + Double(edgeCost[e])
                 if c > limit { continue }
                 if reached[m] != epoch || c < dist[m] {
-                    reached[m] = epoch; dist[m] = c; pred[m] = Int32(e); push(c, Int32(m))
+                    reached[m] = epoch; dist[m] = c; pred[m] = Int32(e); heap.push(c, Int32(m))
                 }
             }
         }

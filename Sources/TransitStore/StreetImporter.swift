@@ -21,7 +21,7 @@ public struct StreetImportSummary: Sendable, Codable, Equatable {
     /// Ways in the extract, and the walkable ones kept.
     public var waysRead: Int
     public var waysKept: Int
-    /// Kept ways that reference nodes missing from the extract, and those nodes.
+    /// Kept ways (and area outlines) that reference nodes missing from the extract, and those nodes.
     public var waysCut: Int
     public var missingNodes: Int
     public var edges: Int
@@ -458,7 +458,7 @@ struct EdgeBuilder {
             return cutHere
         }
         for (w, way) in x.ways.enumerated() where cut(way.nodes, owner: w) { waysCut += 1 }
-        for (a, area) in x.areas.enumerated() { for outline in area.outlines { _ = cut(outline, owner: x.ways.count + a) } }
+        for (a, area) in x.areas.enumerated() { for outline in area.outlines where cut(outline, owner: x.ways.count + a) { waysCut += 1 } }
         missingNodes = missing.count
         for r in runs {
             let closed = r.nodes.count > 2 && r.nodes.first == r.nodes.last

@@ -33,6 +33,8 @@ public struct StreetStore {
         var t = StreetTables()
         var nodeIndex: [Int64: Int32] = [:]
         var nameIndex: [String: Int32] = [:]
+        // Filled apart from `t` (two inout accesses to one captured variable would overlap).
+        var innerLat: [Double] = [], innerLon: [Double] = []
         func node(_ id: Int64, _ lat: Double, _ lon: Double) -> Int32 {
             if let i = nodeIndex[id] { return i }
             let i = Int32(t.nodeId.count)
@@ -44,19 +46,19 @@ public struct StreetStore {
             t.versions[row.region] = row.version
             let count = Int(try db.scalar("SELECT count(*) FROM \(row.table)") ?? "0") ?? 0
             t.edgeSource.reserveCapacity(t.edgeCount + count)
-            // Geometry as binary WKB in hex: no text parsing of coordinates.
-            try db.copyOut("COPY (SELECT source, target, length_m, way_id, kind, flags, encode(ST_AsBinary(geom, 'NDR'), 'hex'), name FROM \(row.table) ORDER BY id) TO STDOUT") { bytes in
+            // A geometry's text form is its EWKB in hex: no parsing of decimal coordinates.
+            try db.copyOut("COPY (SELECT source, target, length_m, way_id, kind, flags, name, geom FROM \(row.table) ORDER BY id) TO STDOUT") { bytes in
                 var f = FieldCursor(bytes)
                 let source = f.int(), target = f.int()
                 let length = f.double()
                 let way = f.int()
                 let kind = StreetKind(column: Int(f.int())) ?? .road
                 let flags = StreetFlags(rawValue: UInt8(clamping: f.int()))
-                let points = f.wkbLineString()
                 let name = f.text()
-                guard points.count >= 2 else { return }
-                t.edgeSource.append(node(source, points[0].lat, points[0].lon))
-                t.edgeTarget.append(node(target, points[points.count - 1].lat, points[points.count - 1].lon))
+                let (first, last) = f.wkbLineString(inner: &innerLat, &innerLon)
+                guard let first, let last else { return }
+                t.edgeSource.append(node(source, first.lat, first.lon))
+                t.edgeTarget.append(node(target, last.lat, last.lon))
                 t.edgeLength.append(Float(length))
                 t.edgeWay.append(way)
                 t.edgeKind.append(kind)
@@ -67,10 +69,11 @@ public struct StreetStore {
                         nameIndex[name] = i; t.names.append(name); t.edgeName.append(i)
                     }
                 } else { t.edgeName.append(-1) }
-                for p in points.dropFirst().dropLast() { t.innerLatitude.append(p.lat); t.innerLongitude.append(p.lon) }
-                t.innerOffsets.append(Int32(t.innerLatitude.count))
+                t.innerOffsets.append(Int32(innerLat.count))
             }
         }
+        t.innerLatitude = innerLat
+        t.innerLongitude = innerLon
         return t
     }
 }
@@ -116,27 +119,28 @@ private struct FieldCursor {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// A little-endian WKB LineString in hex: its points.
-    mutating func wkbLineString() -> [(lat: Double, lon: Double)] {
+    /// The next field, a little-endian (E)WKB LineString in hex: its first and last points
+    /// returned, the points between appended to `lat`/`lon` (nothing for a malformed one).
+    mutating func wkbLineString(inner lat: inout [Double], _ lon: inout [Double]) -> ((lat: Double, lon: Double)?, (lat: Double, lon: Double)?) {
         let r = field()
+        let base = bytes.baseAddress! + r.lowerBound
         @inline(__always) func nibble(_ c: UInt8) -> UInt64 { UInt64(c <= 57 ? c &- 48 : (c | 0x20) &- 87) }
-        @inline(__always) func word(_ at: Int, _ bytesCount: Int) -> UInt64 {
+        @inline(__always) func word(_ at: Int, _ n: Int) -> UInt64 {
             var v: UInt64 = 0
-            for k in 0..<bytesCount {
-                let i = r.lowerBound + (at + k) * 2
-                v |= (nibble(bytes[i]) << 4 | nibble(bytes[i + 1])) << (8 * UInt64(k))
-            }
+            for k in 0..<n { v |= (nibble(base[(at + k) * 2]) << 4 | nibble(base[(at + k) * 2 + 1])) << (8 * UInt64(k)) }
             return v
         }
-        guard r.count >= 18 else { return [] }
-        let n = Int(word(5, 4))
-        guard r.count >= 18 + n * 32 else { return [] }
-        var out: [(lat: Double, lon: Double)] = []
-        out.reserveCapacity(n)
-        for p in 0..<n {
-            let x = Double(bitPattern: word(9 + p * 16, 8)), y = Double(bitPattern: word(17 + p * 16, 8))
-            out.append((y, x))
+        guard r.count >= 18, base[0] == 48, base[1] == 49 else { return (nil, nil) }  // "01": little-endian
+        let header = word(1, 4) & 0x2000_0000 != 0 ? 9 : 5  // EWKB: an SRID after the type
+        let n = Int(word(header, 4))
+        guard n >= 2, r.count >= (header + 4 + n * 16) * 2 else { return (nil, nil) }
+        func point(_ p: Int) -> (lat: Double, lon: Double) {
+            (Double(bitPattern: word(header + 12 + p * 16, 8)), Double(bitPattern: word(header + 4 + p * 16, 8)))
         }
-        return out
+        for p in 1..<(n - 1) {
+            let q = point(p)
+            lat.append(q.lat); lon.append(q.lon)
+        }
+        return (point(0), point(n - 1))
     }
 }
