@@ -29,6 +29,9 @@ public struct ReferenceParameters: Sendable {
     public var transferSlack = 120
     /// Most changes between vehicles in one journey (so at most `maxTransfers + 1` rides).
     public var maxTransfers = 6
+    /// With streets: how far the timetable looks for a street walk for a transfers.txt row
+    /// (its footpath radius, 1,000 m by default, × 1.3); beyond, the row walks the beeline.
+    public var footpathStreetMeters = 1300.0
     public init() {}
 }
 
@@ -71,9 +74,11 @@ public final class ReferenceRouter: @unchecked Sendable {
     let timetable: ReferenceTimetable
 
     /// Derives the routing data from `snapshot` for `parameters` (footpaths depend on them).
-    public init(snapshot: FeedSnapshot, parameters: ReferenceParameters = .init()) {
+    /// With `streets`, walks follow them per the routing model's "Streets" (both ends snapped),
+    /// else every walk is the beeline.
+    public init(snapshot: FeedSnapshot, parameters: ReferenceParameters = .init(), streets: ReferenceStreets? = nil) {
         self.parameters = parameters
-        self.timetable = ReferenceTimetable(snapshot: snapshot, parameters: parameters)
+        self.timetable = ReferenceTimetable(snapshot: snapshot, parameters: parameters, streets: streets)
     }
 
     /// Trips (indexes in `snapshot.trips`) left out because their first or last stop time has no

@@ -40,6 +40,10 @@ final class ReferenceTimetable: @unchecked Sendable {
     let stopFeed: [Int32]
     // Boardable stops with coordinates, ordered by latitude (for walks from a point).
     let walkableStopsByLatitude: [Int32]
+    // The streets walked on, when given (else every walk is the beeline), and each boardable
+    // stop's snap to them (nil: walks from it are beelines).
+    let streets: ReferenceStreets?
+    let stopSnap: [ReferenceStreets.Snap?]
 
     /// Trips left out because their first or last stop time has no time.
     let tripsLeftOut: [Int32]
@@ -81,8 +85,9 @@ final class ReferenceTimetable: @unchecked Sendable {
     let forwardHops: [(keys: UnsafePointer<Int32>, hops: UnsafePointer<Int32>, count: Int)]
     let backwardHops: [(keys: UnsafePointer<Int32>, hops: UnsafePointer<Int32>, count: Int)]
 
-    init(snapshot: FeedSnapshot, parameters: ReferenceParameters) {
+    init(snapshot: FeedSnapshot, parameters: ReferenceParameters, streets: ReferenceStreets? = nil) {
         self.parameters = parameters
+        self.streets = streets
         let storage = ReferenceStorage()
         self.storage = storage
         let stopCount = snapshot.stops.count
@@ -108,6 +113,10 @@ final class ReferenceTimetable: @unchecked Sendable {
         stopFeed = snapshot.stops.map(\.feed)
         walkableStopsByLatitude = (0..<stopCount).filter { boardable[$0] && !latitude[$0].isNaN }
             .sorted { latitude[$0] < latitude[$1] }.map { Int32($0) }
+        let stopSnap = (0..<stopCount).map { s in
+            boardable[s] && !latitude[s].isNaN ? streets?.snap(Coordinate(latitude: latitude[s], longitude: longitude[s])) : nil
+        }
+        self.stopSnap = stopSnap
 
         // Time zones.
         var zoneIndex: [String: Int32] = [:]
@@ -199,7 +208,8 @@ final class ReferenceTimetable: @unchecked Sendable {
         backwardHops = backwardLists
 
         // Changes.
-        let changes = ReferenceTimetable.changeTimes(snapshot, parameters, latitude, longitude, boardable)
+        let changes = ReferenceTimetable.changeTimes(snapshot, parameters, latitude, longitude, boardable,
+                                                     streets: streets, stopSnap: stopSnap)
         let forwardChanges = ReferenceTimetable.adjacency(changes, stopCount: stopCount, reversed: false)
         let backwardChanges = ReferenceTimetable.adjacency(changes, stopCount: stopCount, reversed: true)
 
@@ -258,23 +268,37 @@ final class ReferenceTimetable: @unchecked Sendable {
         }
     }
 
-    /// `walkSeconds` of the walk-only journey, when `walkMeters ≤ maxDirectWalk`.
+    /// `walkSeconds` of the walk-only journey, when `walkMeters ≤ maxDirectWalk`: along streets
+    /// when both ends snap (none when they do but no street walk is within the limit), else the beeline.
     func directWalkSeconds(_ a: (latitude: Double, longitude: Double), _ b: (latitude: Double, longitude: Double)) -> Int32? {
+        if let streets, let sa = streets.snap(Coordinate(latitude: a.latitude, longitude: a.longitude)),
+           let sb = streets.snap(Coordinate(latitude: b.latitude, longitude: b.longitude)) {
+            return streets.walkMeters(from: sa, to: [sb], limit: parameters.maxDirectWalk)[0].map { walkSeconds(meters: $0) }
+        }
         let meters = walkMeters(beeline: ReferenceTimetable.beeline(a.latitude, a.longitude, b.latitude, b.longitude))
         return meters <= parameters.maxDirectWalk ? walkSeconds(meters: meters) : nil
     }
 
     /// Stop -> `walkSeconds` from `point` to that boardable stop when `walkMeters ≤ maxWalkMeters`, else -1.
+    /// Along streets to the stops that snap when `point` snaps too; the beeline for the rest.
     func walkSecondsToStops(from point: (latitude: Double, longitude: Double), maxWalkMeters: Double) -> [Int32] {
         var seconds = [Int32](repeating: -1, count: stopCount)
-        let beelineLimit = maxWalkMeters / parameters.walkDetourFactor
+        let pointSnap = streets?.snap(Coordinate(latitude: point.latitude, longitude: point.longitude))
+        // A street walk is never shorter than the beeline (1 m spares the rounding of the lengths).
+        let beelineLimit = pointSnap == nil ? maxWalkMeters / parameters.walkDetourFactor : maxWalkMeters + 1
+        var streetStops: [Int] = []
         for s32 in walkableStopsByLatitude {
             let s = Int(s32)
             guard ReferenceTimetable.mayBeWithin(point.latitude, point.longitude, stopLatitude[s], stopLongitude[s],
                                                  beelineMeters: beelineLimit) else { continue }
+            if pointSnap != nil && stopSnap[s] != nil { streetStops.append(s); continue }
             let meters = walkMeters(beeline: ReferenceTimetable.beeline(point.latitude, point.longitude,
                                                                         stopLatitude[s], stopLongitude[s]))
             if meters <= maxWalkMeters { seconds[s] = walkSeconds(meters: meters) }
+        }
+        if let streets, let pointSnap, !streetStops.isEmpty {
+            let meters = streets.walkMeters(from: pointSnap, to: streetStops.map { stopSnap[$0]! }, limit: maxWalkMeters)
+            for (s, m) in zip(streetStops, meters) { if let m { seconds[s] = walkSeconds(meters: m) } }
         }
         return seconds
     }
@@ -416,12 +440,47 @@ final class ReferenceTimetable: @unchecked Sendable {
     /// - a ≠ b: type 1 → walkSeconds; 2 → max(walkSeconds + slack, min_transfer_time);
     ///   3 → no change; anything else → walkSeconds + slack — whatever the distance.
     /// - a = b: type 1 → 0; 2 → max(slack, min_transfer_time); 3 → no change; else → slack.
+    ///
+    /// With streets, a footpath between two stops that both snap is their street walk (none when
+    /// it is beyond `maxTransferWalk`), also for a transfers.txt row when one is found within
+    /// `footpathStreetMeters` (else the row's walk is the beeline).
     static func changeTimes(_ snapshot: FeedSnapshot, _ p: ReferenceParameters, _ latitude: [Double], _ longitude: [Double],
-                            _ boardable: [Bool]) -> [Int64: Int32] {
+                            _ boardable: [Bool], streets: ReferenceStreets?, stopSnap: [ReferenceStreets.Snap?]) -> [Int64: Int32] {
         func key(_ a: Int, _ b: Int) -> Int64 { Int64(a) << 32 | Int64(b) }
+        func seconds(_ meters: Double) -> Int32 { Int32((meters / p.walkSpeed).rounded(.up)) }
+        // Street walks between snapped stops within maxTransferWalk: key(a, b) -> meters.
+        var street: [Int64: Double] = [:]
+        if let streets {
+            let snapped = (0..<boardable.count).filter { stopSnap[$0] != nil }.sorted { latitude[$0] < latitude[$1] }
+            let degrees = (p.maxTransferWalk + 1) / 110_000 + 1e-9
+            var low = 0
+            for a in snapped {
+                while latitude[snapped[low]] < latitude[a] - degrees { low += 1 }
+                var near: [Int] = []
+                for b in snapped[low...] {
+                    if latitude[b] > latitude[a] + degrees { break }
+                    if b != a && mayBeWithin(latitude[a], longitude[a], latitude[b], longitude[b], beelineMeters: p.maxTransferWalk + 1) {
+                        near.append(b)
+                    }
+                }
+                let meters = streets.walkMeters(from: stopSnap[a]!, to: near.map { stopSnap[$0]! }, limit: p.maxTransferWalk)
+                for (b, m) in zip(near, meters) { if let m { street[key(a, b)] = m } }
+            }
+        }
+        // A rule-less footpath: along streets when both ends snap (nil: none), else the beeline.
+        func footpath(_ a: Int, _ b: Int) -> Double? {
+            if stopSnap[a] != nil && stopSnap[b] != nil { return street[key(a, b)] }
+            return beeline(latitude[a], longitude[a], latitude[b], longitude[b]) * p.walkDetourFactor
+        }
+        // A transfers.txt row's walk: the street walk where one is found within the
+        // timetable's street footpath limit, else the beeline.
         func walk(_ a: Int, _ b: Int) -> (meters: Double, seconds: Int32) {
-            let meters = beeline(latitude[a], longitude[a], latitude[b], longitude[b]) * p.walkDetourFactor
-            return (meters, Int32((meters / p.walkSpeed).rounded(.up)))
+            var meters = street[key(a, b)]
+            if meters == nil, let streets, let sa = stopSnap[a], let sb = stopSnap[b] {
+                meters = streets.walkMeters(from: sa, to: [sb], limit: p.footpathStreetMeters)[0]
+            }
+            let m = meters ?? beeline(latitude[a], longitude[a], latitude[b], longitude[b]) * p.walkDetourFactor
+            return (m, seconds(m))
         }
         let slack = Int32(p.transferSlack)
         var change: [Int64: Int32] = [:]
@@ -429,18 +488,15 @@ final class ReferenceTimetable: @unchecked Sendable {
         for s in boardable.indices where boardable[s] { change[key(s, s)] = slack }
         // Footpaths by distance: a latitude sweep, then the geodesic.
         let walkable = (0..<boardable.count).filter { boardable[$0] && !latitude[$0].isNaN }.sorted { latitude[$0] < latitude[$1] }
-        let beelineLimit = p.maxTransferWalk / p.walkDetourFactor
+        let beelineLimit = streets == nil ? p.maxTransferWalk / p.walkDetourFactor : p.maxTransferWalk + 1
         for (n, a) in walkable.enumerated() {
             var m = n + 1
             while m < walkable.count && latitude[walkable[m]] - latitude[a] <= beelineLimit / 110_000 + 1e-9 {
                 let b = walkable[m]
                 m += 1
                 guard mayBeWithin(latitude[a], longitude[a], latitude[b], longitude[b], beelineMeters: beelineLimit) else { continue }
-                let w = walk(a, b)
-                if w.meters <= p.maxTransferWalk {
-                    change[key(a, b)] = w.seconds + slack
-                    change[key(b, a)] = walk(b, a).seconds + slack
-                }
+                if let ab = footpath(a, b), ab <= p.maxTransferWalk { change[key(a, b)] = seconds(ab) + slack }
+                if let ba = footpath(b, a), ba <= p.maxTransferWalk { change[key(b, a)] = seconds(ba) + slack }
             }
         }
         // transfers.txt.
