@@ -93,10 +93,16 @@ extension WalkGraph {
     /// Turn-by-turn steps: consecutive pieces of one name and kind make one step; short
     /// unnamed connectors fold into their neighbour; the turn between steps names the action.
     func steps(_ pieces: [Piece], _ geometry: [Coordinate], a: StreetSnap, b: StreetSnap) -> [WalkStep] {
+        // One street under one name reads as one step whether the piece is mapped as a road,
+        // a sidewalk or a pedestrian stretch (Milan's Viale Molise: road, footway, road).
+        func plain(_ k: StreetKind) -> Bool { k == .road || k == .service || k == .footway || k == .pedestrian }
+        func alike(_ a: Run, _ name: Int32, _ kind: StreetKind) -> Bool {
+            a.name == name && (a.kind == kind || name >= 0 && plain(a.kind) && plain(kind))
+        }
         var runs: [Run] = []
         for (i, p) in pieces.enumerated() {
             let name = t.edgeName[p.edge], kind = t.edgeKind[p.edge]
-            if let last = runs.last, last.name == name, last.kind == kind {
+            if let last = runs.last, alike(last, name, kind) {
                 runs[runs.count - 1].last = i; runs[runs.count - 1].meters += p.meters
             } else {
                 runs.append(Run(name: name, kind: kind, first: i, last: i, meters: p.meters, pointIndex: p.pointIndex))
@@ -105,8 +111,14 @@ extension WalkGraph {
         // Fold short unnamed connectors (a snap piece, a stub to a crossing) and the nothing
         // walked of an edge snapped at its end into a neighbour.
         while runs.count > 1 {
-            guard let i = runs.firstIndex(where: {
-                $0.meters < 1 || ($0.name < 0 && $0.meters < 15 && ![.steps, .crossing, .area].contains($0.kind))
+            // Also a run under 10 m between two others ("a few steps" is no instruction to
+            // follow), but steps and a crossing of 5 m or more: those a person must know of.
+            // The first and last runs stay: they say which way to set off and where one arrives.
+            let count = runs.count
+            guard let i = runs.indices.first(where: { j in
+                let r = runs[j]
+                return r.meters < 1 || (r.name < 0 && r.meters < 15 && ![.steps, .crossing, .area].contains(r.kind))
+                    || (j > 0 && j < count - 1 && r.meters < 10 && r.kind != .steps && !(r.kind == .crossing && r.meters >= 5))
             }) else { break }
             let r = runs.remove(at: i)
             if i > 0 {
@@ -117,7 +129,7 @@ extension WalkGraph {
             // Neighbours that now touch and read alike become one step.
             var merged: [Run] = []
             for run in runs {
-                if let last = merged.last, last.name == run.name, last.kind == run.kind {
+                if let last = merged.last, alike(last, run.name, run.kind) {
                     merged[merged.count - 1].last = run.last; merged[merged.count - 1].meters += run.meters
                 } else { merged.append(run) }
             }
