@@ -70,3 +70,17 @@ section "street corner to street corner (downtown Oakland to the Mission), arriv
 
 section "by name, as a person types it (a typo, no date: the feed's dates are used), with its map"
 "$transit" plan "downtown berkley" "Dublin/Pleasanton" --at "tuesday 10:00" --map "${TMPDIR:-/tmp}/transit-demo-trip.svg"
+
+# Walking on OpenStreetMap's streets: Milan's ATM feed with the Milan extract, when the
+# shared data sits beside the checkout (../shared/data, or TRANSIT_SHARED_DATA); neither
+# is bundled (sizes; the extract is ODbL, © OpenStreetMap contributors).
+shared="${TRANSIT_SHARED_DATA:-../shared/data}"
+if [ -f "$shared/gtfs/milan-atm-2014.zip" ] && [ -f "$shared/osm/milan-small.osm.pbf" ]; then
+    section "Milan: the feed, then its streets (osm2pgsql into PostGIS)"
+    "$transit" import "$shared/gtfs/milan-atm-2014.zip" --feed milan-atm-2014 --place Milan
+    "$transit" import-osm "$shared/osm/milan-small.osm.pbf" --region milan
+    section "from Piazza del Duomo to Castello Sforzesco: every walk along streets, its turns under it, with its map"
+    "$transit" plan 45.46420,9.19040 45.46990,9.17990 --at 2014-10-28T10:00:00 --map "${TMPDIR:-/tmp}/transit-demo-milan.svg"
+else
+    section "skipped Milan's streets: $shared/gtfs/milan-atm-2014.zip or $shared/osm/milan-small.osm.pbf not found"
+fi
