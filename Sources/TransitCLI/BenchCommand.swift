@@ -56,14 +56,14 @@ struct BenchCommand: ParsableCommand {
         try runReportingErrors {
             let rssBefore = residentBytes()
             let t0 = Date()
-            var network = try source.loadNetwork()
+            var streetReport: [String] = []
+            let network: TransitNetwork
+            if streets { (network, streetReport) = try loadStreets() } else { network = try source.loadNetwork() }
             let loadSeconds = Date().timeIntervalSince(t0)
             // Hand the loader's freed buffers back to the system, so that the resident
             // size below is the timetable's, not what glibc keeps in reserve.
             _ = malloc_trim(0)
             let rssAfter = residentBytes()
-            var streetReport: [String] = []
-            if streets { (network, streetReport) = try loadStreets(network, loadSeconds: loadSeconds) }
             let tt = network.timetable
             let stopTimes = tt.departures.count
             let planner = PlannerAssembly.assemble(network).planner
@@ -98,6 +98,7 @@ struct BenchCommand: ParsableCommand {
                 print("  queries between the \(Output.grouped(stopsByFeed.reduce(0) { $0 + $1.count })) of \(Output.grouped(boardable)) served stops that snap to the streets (and points within 500 m of them)")
             }
             let feeds = stopsByFeed.indices.filter { !stopsByFeed[$0].isEmpty }
+            guard !feeds.isEmpty else { throw CLIError(streets ? "no served stop snaps to the streets: is the extract of the feeds' area?" : "no stop is served: nothing to plan") }
             let feedDays = eventsByFeed.map { e in e.indices.max { e[$0] < e[$1] } ?? 0 }
             func place(_ feed: Int) -> Place {
                 let stops = stopsByFeed[feed]
@@ -147,9 +148,15 @@ struct BenchCommand: ParsableCommand {
     /// `--streets`: loads the streets, times building the timetable without and with them
     /// (median of 3 builds each, from the same snapshot), and returns the network with
     /// streets and the lines describing it.
-    private func loadStreets(_ plain: TransitNetwork, loadSeconds: Double) throws -> (TransitNetwork, [String]) {
+    private func loadStreets() throws -> (TransitNetwork, [String]) {
+        guard source.gtfs.isEmpty else { throw CLIError("--streets plans on the database's feeds and streets, not --gtfs files") }
+        let db = try source.db.connect()
+        let s0 = Date()
+        let snapshot = try SnapshotLoader(db: db).load(feeds: source.feeds.isEmpty ? nil : source.feeds)
+        let snapshotLoad = Date().timeIntervalSince(s0)
+        if snapshot.feedIds.isEmpty { throw CLIError("no feeds are loaded: import one first (transit import FEED.zip)") }
         let t0 = Date()
-        guard let tables = try StreetStore(db: source.db.connect()).load() else {
+        guard let tables = try StreetStore(db: db).load() else {
             throw CLIError("no streets are loaded: import them first (transit import-osm FILE.osm.pbf)")
         }
         let streetLoad = Date().timeIntervalSince(t0)
@@ -159,14 +166,13 @@ struct BenchCommand: ParsableCommand {
                 built = nil
                 _ = malloc_trim(0)
                 let t = Date()
-                built = try TimetableBuilder.build(plain.snapshot, streets: streets)
+                built = try TimetableBuilder.build(snapshot, streets: streets)
                 times.append(Date().timeIntervalSince(t))
             }
             return (built!, times.sorted()[1])
         }
         let (_, without) = try medianBuild(nil)
         let (network, with) = try medianBuild(tables)
-        let snapshotLoad = max(0, loadSeconds - without)
         let graph = network.streets!, tt = network.timetable
         let footBytes = (tt.footStreet.count + tt.footStreetStepFree.count) * MemoryLayout<Float>.stride
         // Two snaps per stop (walking and step-free).
