@@ -51,6 +51,6 @@ city() {
 
 city milan "$shared/osm/milan-small.osm.pbf" "$shared/gtfs/milan-atm-2014.zip"
 if [ "$porto" = 1 ]; then
-    city porto-alegre "$shared/osm/porto-alegre.osm.pbf" \
+    city porto_alegre "$shared/osm/porto-alegre.osm.pbf" \
         "$shared/gtfs/porto-alegre-eptc-2019.zip" "$shared/gtfs/porto-alegre-trensurb-2019.zip"
 fi
