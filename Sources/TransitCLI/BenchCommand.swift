@@ -13,8 +13,10 @@ import Geo
 import Planner
 import Raptor
 import Server
+import Streets
 import Timetable
 import TransitModel
+import TransitStore
 
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -37,6 +39,8 @@ struct BenchCommand: ParsableCommand {
     var onlyKinds: [String] = []
     @Option(help: "Time each kind this many times in a row (on a noisy machine, compare builds by their best pass).")
     var passes = 1
+    @Flag(help: "Also load the streets (transit import-osm) and compare street walks with beeline walks on the same queries: load and build times with and without them, the walk graph's memory, and each kind's latency with the request's streets option on and off (default kinds: depart-at and answer).")
+    var streets = false
 
     static let kindNames = ["depart-at", "arrive-by", "range 60", "answer"]
 
@@ -52,12 +56,15 @@ struct BenchCommand: ParsableCommand {
         try runReportingErrors {
             let rssBefore = residentBytes()
             let t0 = Date()
-            let network = try source.loadNetwork(), tt = network.timetable
+            var streetReport: [String] = []
+            let network: TransitNetwork
+            if streets { (network, streetReport) = try loadStreets() } else { network = try source.loadNetwork() }
             let loadSeconds = Date().timeIntervalSince(t0)
             // Hand the loader's freed buffers back to the system, so that the resident
             // size below is the timetable's, not what glibc keeps in reserve.
             _ = malloc_trim(0)
             let rssAfter = residentBytes()
+            let tt = network.timetable
             let stopTimes = tt.departures.count
             let planner = PlannerAssembly.assemble(network).planner
             print("timetable: \(network.snapshot.feedIds.joined(separator: ", "))")
@@ -65,6 +72,7 @@ struct BenchCommand: ParsableCommand {
             print(String(format: "  load and build: %.2f s; resident memory %.0f MB (+%.0f MB, %.1f bytes per stop time)",
                          loadSeconds, Double(rssAfter) / 1e6, Double(rssAfter - rssBefore) / 1e6,
                          Double(rssAfter - rssBefore) / Double(max(1, stopTimes))))
+            for line in streetReport { print(line) }
 
             let eventsByFeed = stopEventsPerFeedAndDay(network)
             // The busiest day of all feeds together, and of each feed.
@@ -79,10 +87,18 @@ struct BenchCommand: ParsableCommand {
             // from Vilnius to Sacramento has no answer and measures nothing useful.
             var rng = SeededRandom(seed: seed)
             var stopsByFeed: [[Int]] = Array(repeating: [], count: network.snapshot.feedIds.count)
-            for s in 0..<tt.stopCount where tt.stopBoardable[s] && tt.stopRouteOffsets[s + 1] > tt.stopRouteOffsets[s] {
+            // --streets: only stops that snap to the streets, so that every walk of the
+            // comparison can be a street walk (an extract may cover part of a feed's area).
+            for s in 0..<tt.stopCount where tt.stopBoardable[s] && tt.stopRouteOffsets[s + 1] > tt.stopRouteOffsets[s]
+                && (!streets || network.snap(ofStop: StopIndex(s)) != nil) {
                 stopsByFeed[tt.stopFeed[s].index].append(s)
             }
+            if streets {
+                let boardable = (0..<tt.stopCount).filter { tt.stopBoardable[$0] && tt.stopRouteOffsets[$0 + 1] > tt.stopRouteOffsets[$0] }.count
+                print("  queries between the \(Output.grouped(stopsByFeed.reduce(0) { $0 + $1.count })) of \(Output.grouped(boardable)) served stops that snap to the streets (and points within 500 m of them)")
+            }
             let feeds = stopsByFeed.indices.filter { !stopsByFeed[$0].isEmpty }
+            guard !feeds.isEmpty else { throw CLIError(streets ? "no served stop snaps to the streets: is the extract of the feeds' area?" : "no stop is served: nothing to plan") }
             let feedDays = eventsByFeed.map { e in e.indices.max { e[$0] < e[$1] } ?? 0 }
             func place(_ feed: Int) -> Place {
                 let stops = stopsByFeed[feed]
@@ -110,10 +126,14 @@ struct BenchCommand: ParsableCommand {
                     try Data(list.map(Self.planPath).joined(separator: "\n").appending("\n").utf8).write(to: URL(fileURLWithPath: urls))
                 }
             }
+            let only = Set(onlyKinds.map { $0.replacingOccurrences(of: "-60", with: " 60") })
+            if streets {
+                compareStreets(planner, kinds.filter { only.isEmpty ? ["depart-at", "answer"].contains($0.0) : only.contains($0.0) })
+                return
+            }
             print("")
             print("\(Output.pad("kind", 10)) \(Output.pad("threads", 7, right: true)) \(Output.pad("p50 ms", 8, right: true)) \(Output.pad("p95 ms", 8, right: true)) \(Output.pad("p99 ms", 8, right: true)) \(Output.pad("queries/s", 10, right: true)) \(Output.pad("p50/pass", 9, right: true)) \(Output.pad("answered", 9, right: true))")
             let cores = ProcessInfo.processInfo.activeProcessorCount
-            let only = Set(onlyKinds.map { $0.replacingOccurrences(of: "-60", with: " 60") })
             for (name, list) in kinds where only.isEmpty || only.contains(name) {
                 for threads in Set([1, cores]).sorted() { for _ in 0..<passes {
                     let (latencies, wall, answered) = run(planner, list, threads: threads, answer: name == "answer")
@@ -123,6 +143,84 @@ struct BenchCommand: ParsableCommand {
                 } }
             }
         }
+    }
+
+    /// `--streets`: loads the streets, times building the timetable without and with them
+    /// (median of 3 builds each, from the same snapshot), and returns the network with
+    /// streets and the lines describing it.
+    private func loadStreets() throws -> (TransitNetwork, [String]) {
+        guard source.gtfs.isEmpty else { throw CLIError("--streets plans on the database's feeds and streets, not --gtfs files") }
+        let db = try source.db.connect()
+        let s0 = Date()
+        let snapshot = try SnapshotLoader(db: db).load(feeds: source.feeds.isEmpty ? nil : source.feeds)
+        let snapshotLoad = Date().timeIntervalSince(s0)
+        if snapshot.feedIds.isEmpty { throw CLIError("no feeds are loaded: import one first (transit import FEED.zip)") }
+        let t0 = Date()
+        guard let tables = try StreetStore(db: db).load() else {
+            throw CLIError("no streets are loaded: import them first (transit import-osm FILE.osm.pbf)")
+        }
+        let streetLoad = Date().timeIntervalSince(t0)
+        func medianBuild(_ streets: StreetTables?) throws -> (TransitNetwork, Double) {
+            var times: [Double] = [], built: TransitNetwork?
+            for _ in 0..<3 {
+                built = nil
+                _ = malloc_trim(0)
+                let t = Date()
+                built = try TimetableBuilder.build(snapshot, streets: streets)
+                times.append(Date().timeIntervalSince(t))
+            }
+            return (built!, times.sorted()[1])
+        }
+        let (_, without) = try medianBuild(nil)
+        let (network, with) = try medianBuild(tables)
+        let graph = network.streets!, tt = network.timetable
+        let footBytes = (tt.footStreet.count + tt.footStreetStepFree.count) * MemoryLayout<Float>.stride
+        // Two snaps per stop (walking and step-free).
+        let snapBytes = 2 * tt.stopCount * MemoryLayout<StreetSnap?>.stride
+        let regions = graph.versions.sorted { $0.key < $1.key }.map { "\($0.key) v\($0.value)" }.joined(separator: ", ")
+        return (network, [
+            "streets: \(regions): \(Output.grouped(graph.nodeCount)) nodes, \(Output.grouped(graph.edgeCount)) edges",
+            String(format: "  timetable build (median of 3): %.3f s without streets, %.3f s with (%.2fx)", without, with, with / without),
+            String(format: "  load and build: %.3f s without streets (snapshot %.3f s + build), %.3f s with (+ streets from the database %.3f s): %.2fx",
+                   snapshotLoad + without, snapshotLoad, snapshotLoad + streetLoad + with, streetLoad, (snapshotLoad + streetLoad + with) / (snapshotLoad + without)),
+            String(format: "  walk graph: %.1f MB, %.0f bytes per edge; footpath street arrays %.2f MB (%@ footpaths x 2 x 4 bytes); stop snaps %.2f MB",
+                   Double(graph.memoryBytes) / 1e6, Double(graph.memoryBytes) / Double(max(1, graph.edgeCount)), Double(footBytes) / 1e6,
+                   Output.grouped(tt.footStreet.count), Double(snapBytes) / 1e6),
+        ])
+    }
+
+    /// `--streets`: each query of each kind planned with the streets option off (beelines)
+    /// and on, one after the other (alternating which goes first), single-threaded.
+    private func compareStreets(_ planner: JourneyPlanner, _ kinds: [(String, [PlanQuery])]) {
+        print("")
+        print("streets against beelines, same queries, 1 thread (ms)")
+        print("\(Output.pad("kind", 10)) \(Output.pad("walks", 8)) \(Output.pad("p50", 7, right: true)) \(Output.pad("p95", 7, right: true)) \(Output.pad("p99", 7, right: true)) \(Output.pad("mean", 7, right: true)) \(Output.pad("answered", 9, right: true))")
+        for (name, list) in kinds { for _ in 0..<passes {
+            var beeline: [Double] = [], street: [Double] = [], delta: [Double] = [], answered = [0, 0]
+            for (i, q) in list.enumerated() {
+                var times = [0.0, 0.0]
+                for k in (i % 2 == 0 ? [0, 1] : [1, 0]) {
+                    var query = q
+                    query.streets = k == 1
+                    let t = DispatchTime.now().uptimeNanoseconds
+                    let ok = name == "answer" ? (try? planner.answer(query).get())?.options.contains { $0.journey.rides > 0 } ?? false
+                                              : (try? planner.plan(query))?.journeys.contains { $0.rides > 0 } ?? false
+                    times[k] = Double(DispatchTime.now().uptimeNanoseconds - t) / 1e6
+                    if ok { answered[k] += 1 }
+                }
+                beeline.append(times[0]); street.append(times[1]); delta.append(times[1] - times[0])
+            }
+            func row(_ walks: String, _ v: [Double], _ answered: Int?) {
+                let s = v.sorted()
+                func pct(_ q: Double) -> String { String(format: "%.2f", s[min(s.count - 1, Int(Double(s.count) * q))]) }
+                print("\(Output.pad(name, 10)) \(Output.pad(walks, 8)) \(Output.pad(pct(0.5), 7, right: true)) \(Output.pad(pct(0.95), 7, right: true)) \(Output.pad(pct(0.99), 7, right: true)) \(Output.pad(String(format: "%.2f", v.reduce(0, +) / Double(max(1, v.count))), 7, right: true)) \(Output.pad(answered.map { "\($0 * 100 / max(1, list.count))%" } ?? "", 9, right: true))")
+            }
+            row("beeline", beeline, answered[0])
+            row("streets", street, answered[1])
+            row("diff", delta, nil)
+            let p50 = { (v: [Double]) in v.sorted()[v.count / 2] }
+            print(String(format: "%@ p50 streets - p50 beeline: %+.2f ms", Output.pad(name, 10), p50(street) - p50(beeline)))
+        } }
     }
 
     /// A query as the HTTP API takes it: `/v1/plan?from=…&to=…&time=…`.
