@@ -271,7 +271,7 @@ public enum TimetableBuilder {
         // Street footpaths: per stop that snaps, one bounded search to the candidates that snap.
         let graph = streets.map(WalkGraph.init)
         var snaps: [StreetSnap?] = [], stepFreeSnaps: [StreetSnap?] = []
-        var footStreet: [Float] = [], footStreetStepFree: [Float] = []
+        var footStreet: [Double] = [], footStreetStepFree: [Double] = []
         if let graph {
             snaps = (0..<stopCount).map { boardable[$0] ? graph.snap(Coordinate(latitude: lat[$0], longitude: lon[$0])) : nil }
             stepFreeSnaps = (0..<stopCount).map {
@@ -305,11 +305,11 @@ public enum TimetableBuilder {
     public static let streetFootpathFactor = 1.3
 
     /// Footpath -> street walk meters (`Timetable.footStreet`): NaN when an end does not
-    /// snap, +infinity when none is found within `limit`. One bounded search per stop, the
+    /// snap, +infinity when none is found within `limit`, 0 between stops at one point. One bounded search per stop, the
     /// stops shared among the cores (each writes only its own stops' footpaths).
     static func streetFootpaths(_ graph: WalkGraph, _ snaps: [StreetSnap?], _ footOffsets: [Int32], _ footTarget: [Int32],
-                                limit: Double, wheelchair: Bool) -> [Float] {
-        var out = [Float](repeating: .nan, count: footTarget.count)
+                                limit: Double, wheelchair: Bool) -> [Double] {
+        var out = [Double](repeating: .nan, count: footTarget.count)
         let stopCount = footOffsets.count - 1
         guard stopCount > 0 else { return out }
         out.withUnsafeMutableBufferPointer { buffer in
@@ -322,11 +322,13 @@ public enum TimetableBuilder {
                     targets.removeAll(keepingCapacity: true); slots.removeAll(keepingCapacity: true)
                     for f in Int(footOffsets[a])..<Int(footOffsets[a + 1]) {
                         guard let to = snaps[Int(footTarget[f])] else { continue }
+                        // Two stops at one point are no walk apart (the routing model's "Walks").
+                        if to.place == from.place { buffer[f] = 0; continue }
                         targets.append(to); slots.append(f)
                     }
                     guard !targets.isEmpty else { continue }
                     for (f, m) in zip(slots, graph.walkMeters(from: from, to: targets, limit: limit, wheelchair: wheelchair)) {
-                        buffer[f] = m.map(Float.init) ?? .infinity
+                        buffer[f] = m ?? .infinity
                     }
                 }
             }

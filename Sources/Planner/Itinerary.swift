@@ -111,13 +111,14 @@ extension JourneyPlanner {
         var legs: [ItineraryLeg] = []
 
         // A walk leg's path: along the streets where the plan walked them and both ends
-        // snap (the same search as the plan's, so the same walkMeters), else the beeline.
+        // snap (the same search as the plan's, so the same walkMeters), else the beeline
+        // (also between two places at one point: no walk, 0 m).
         let graph = result.streets, wheelchair = result.wheelchair
         func stopSnap(_ s: StopIndex) -> StreetSnap? { graph == nil ? nil : network.snap(ofStop: s, wheelchair: wheelchair) }
         // Ends: a stop by its index, the origin -1, the destination -2 (the memo's keys).
         func route(_ from: ItineraryPlace, _ fromEnd: Int, _ a: StreetSnap?, _ to: ItineraryPlace, _ toEnd: Int, _ b: StreetSnap?,
                    limit: Double, meters: Double) -> WalkRoute {
-            if let graph, let a, let b {
+            if let graph, let a, let b, a.place != b.place {
                 let key = Int64(fromEnd) << 32 | (Int64(toEnd) & 0xFFFF_FFFF)
                 if let r = memo.routes[key] ?? graph.route(from: a, to: b, limit: limit, wheelchair: wheelchair) {
                     memo.routes[key] = r

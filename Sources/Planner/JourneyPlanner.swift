@@ -598,8 +598,10 @@ public final class JourneyPlanner: Sendable {
         if let streets, let a = places.origin.snap, let b = places.destination.snap {
             // Both ends snap: the walk-only journey is a street walk or none (none when
             // even the beeline is too long: a street walk is never shorter).
+            // Both at one point: no walk at all.
             if direct <= p.maxDirectWalk,
-               let m = streets.walkMeters(from: a, to: [b], limit: p.maxDirectWalk, wheelchair: query.wheelchair).first ?? nil,
+               let m = a.place == b.place ? 0
+                : streets.walkMeters(from: a, to: [b], limit: p.maxDirectWalk, wheelchair: query.wheelchair).first ?? nil,
                m <= p.maxDirectWalk {
                 let w = p.walkSeconds(walkMeters: m)
                 journeys.append(Journey(departure: query.arriveBy ? t - w : t, arrival: query.arriveBy ? t : t + w, rides: 0,

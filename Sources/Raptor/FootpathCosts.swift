@@ -31,7 +31,7 @@ struct FootpathCosts: Sendable {
 
     /// Footpath -> street walk meters as `Timetable.footStreet` (or its step-free
     /// variant); empty: every footpath is a beeline.
-    let street: [Float]
+    let street: [Double]
 
     static func shared(_ tt: Timetable, _ p: RoutingParameters, _ walk: FootpathWalk, in derived: DerivedTables) -> FootpathCosts {
         derived.get(Key(p, walk)) { FootpathCosts(tt, p, walk) }
@@ -40,13 +40,13 @@ struct FootpathCosts: Sendable {
     /// The walkMeters of footpath `f`: along streets where it has a street walk, else the beeline's.
     func walkMeters(_ f: Int, _ tt: Timetable, _ p: RoutingParameters) -> Double { Self.walkMeters(f, street, tt, p) }
 
-    static func walkMeters(_ f: Int, _ street: [Float], _ tt: Timetable, _ p: RoutingParameters) -> Double {
-        if !street.isEmpty && street[f].isFinite { return Double(street[f]) }
+    static func walkMeters(_ f: Int, _ street: [Double], _ tt: Timetable, _ p: RoutingParameters) -> Double {
+        if !street.isEmpty && street[f].isFinite { return street[f] }
         return p.walkMeters(beeline: tt.footBeeline[f])
     }
 
     init(_ tt: Timetable, _ p: RoutingParameters, _ walkModel: FootpathWalk) {
-        let street: [Float]
+        let street: [Double]
         switch walkModel {
         case .beeline: street = []
         case .streets: street = tt.footStreet

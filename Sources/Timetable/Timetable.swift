@@ -101,11 +101,12 @@ public final class Timetable: Sendable {
     // Footpath -> walk meters along streets (the routing model's "Streets"), empty when no
     // streets are loaded: NaN when an end does not snap (the walk is the beeline), +infinity
     // when both snap but no street walk is within `footpathBeelineMeters` × 1.3 (no
-    // footpath then, unless a transfers.txt rule makes one: it walks the beeline). Float:
-    // 4 bytes a footpath, centimeters at these lengths.
-    public let footStreet: [Float]
+    // footpath then, unless a transfers.txt rule makes one: it walks the beeline). Double,
+    // as the walk graph gives them: a Float's rounding could cross a whole second of
+    // ceil(walkMeters / walkSpeed).
+    public let footStreet: [Double]
     // The same for a wheelchair: no steps, no `wheelchair=no`, step-free snaps.
-    public let footStreetStepFree: [Float]
+    public let footStreetStepFree: [Double]
     // Footpath -> rule from transfers.txt (TransferRule raw value) and min_transfer_time (seconds, 0 if none).
     public let footRule: [UInt8]
     public let footMinTime: [Int32]
@@ -127,7 +128,7 @@ public final class Timetable: Sendable {
          firstDay: ServiceDate, dayCount: Int, serviceWords: Int, serviceDays: [UInt64],
          timeZoneNames: [String], dayBase: [Int64], footpathBeelineMeters: Double,
          footOffsets: [Int32], footTarget: [StopIndex], footBeeline: [Double], footRule: [UInt8], footMinTime: [Int32],
-         sameStopRule: [UInt8], sameStopMinTime: [Int32], footStreet: [Float] = [], footStreetStepFree: [Float] = []) {
+         sameStopRule: [UInt8], sameStopMinTime: [Int32], footStreet: [Double] = [], footStreetStepFree: [Double] = []) {
         precondition(footStreet.isEmpty || footStreet.count == footTarget.count, "one street walk per footpath")
         precondition(footStreetStepFree.count == footStreet.count, "one step-free street walk per footpath")
         self.footStreet = footStreet; self.footStreetStepFree = footStreetStepFree

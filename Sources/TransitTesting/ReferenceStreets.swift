@@ -120,11 +120,8 @@ public final class ReferenceStreets: @unchecked Sendable {
             var before = 0.0
             for i in 1..<points.count {
                 let a = points[i - 1], b = points[i]
-                var point = Self.project(c, a, b)
-                var offset = Geodesic.distance(c, point)
-                // The plane is a few centimetres off along the segment: near the best, find the
-                // point of least geodesic distance itself.
-                if offset <= (best?.offset ?? Self.maxSnapMeters) + 1 { (point, offset) = Self.nearest(c, a, b) }
+                let point = Self.project(c, a, b)
+                let offset = Geodesic.distance(c, point)
                 if offset <= Self.maxSnapMeters, best.map({ offset < $0.offset }) ?? true {
                     let along = min(before + Geodesic.distance(a, point), length[e])
                     best = Snap(place: c, point: point, edge: e, along: along, offset: offset)
@@ -135,34 +132,22 @@ public final class ReferenceStreets: @unchecked Sendable {
         return best
     }
 
-    /// The point of segment `a`–`b` nearest `c`, in a plane tangent at `c` (east and north
-    /// meters, a degree of longitude shrunk by the cosine of the latitude).
+    /// The point of segment `a`–`b` nearest `c` in the plane tangent at `c` (the routing
+    /// model's "Snapping": east and north meters by the ellipsoid's radii of curvature at
+    /// `c`'s latitude). Exactly this point, not the geodesic nearest (centimetres away along
+    /// the segment at most): any other would move `along` by fractions of a millimetre,
+    /// enough to cross a whole second of `ceil(walkMeters / walkSpeed)` now and then.
     static func project(_ c: Coordinate, _ a: Coordinate, _ b: Coordinate) -> Coordinate {
-        let k = cos(c.latitude * .pi / 180)
-        let ax = (a.longitude - c.longitude) * k, ay = a.latitude - c.latitude
-        let bx = (b.longitude - c.longitude) * k, by = b.latitude - c.latitude
+        let phi = c.latitude * .pi / 180, e2 = Geodesic.flattening * (2 - Geodesic.flattening)
+        let w = 1 - e2 * sin(phi) * sin(phi)
+        let north = Geodesic.semiMajorAxis * (1 - e2) / (w * w.squareRoot()) * .pi / 180
+        let east = Geodesic.semiMajorAxis / w.squareRoot() * cos(phi) * .pi / 180
+        let ax = (a.longitude - c.longitude) * east, ay = (a.latitude - c.latitude) * north
+        let bx = (b.longitude - c.longitude) * east, by = (b.latitude - c.latitude) * north
         let dx = bx - ax, dy = by - ay
         let square = dx * dx + dy * dy
         let t = square == 0 ? 0 : max(0, min(1, -(ax * dx + ay * dy) / square))
         return Coordinate(latitude: a.latitude + t * (b.latitude - a.latitude), longitude: a.longitude + t * (b.longitude - a.longitude))
-    }
-
-    /// The point of segment `a`–`b` (straight in degrees) at the least geodesic distance from
-    /// `c`, by golden-section search (the distance is unimodal along a short segment).
-    static func nearest(_ c: Coordinate, _ a: Coordinate, _ b: Coordinate) -> (Coordinate, Double) {
-        func at(_ f: Double) -> Coordinate {
-            Coordinate(latitude: a.latitude + f * (b.latitude - a.latitude), longitude: a.longitude + f * (b.longitude - a.longitude))
-        }
-        var lo = 0.0, hi = 1.0
-        let g = (5.0.squareRoot() - 1) / 2
-        var x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo)
-        var d1 = Geodesic.distance(c, at(x1)), d2 = Geodesic.distance(c, at(x2))
-        for _ in 0..<60 {
-            if d1 < d2 { hi = x2; x2 = x1; d2 = d1; x1 = hi - g * (hi - lo); d1 = Geodesic.distance(c, at(x1)) }
-            else { lo = x1; x1 = x2; d1 = d2; x2 = lo + g * (hi - lo); d2 = Geodesic.distance(c, at(x2)) }
-        }
-        let candidates = [0, 1, (lo + hi) / 2].map { (at($0), Geodesic.distance(c, at($0))) }
-        return candidates.min { $0.1 < $1.1 }!
     }
 
     /// The model's `walkMeters` from `a` to each target (snap offsets and steps × 2

@@ -271,6 +271,8 @@ final class ReferenceTimetable: @unchecked Sendable {
     /// `walkSeconds` of the walk-only journey, when `walkMeters ≤ maxDirectWalk`: along streets
     /// when both ends snap (none when they do but no street walk is within the limit), else the beeline.
     func directWalkSeconds(_ a: (latitude: Double, longitude: Double), _ b: (latitude: Double, longitude: Double)) -> Int32? {
+        // Two places at one point: no walk at all.
+        if a.latitude == b.latitude && a.longitude == b.longitude { return 0 }
         if let streets, let sa = streets.snap(Coordinate(latitude: a.latitude, longitude: a.longitude)),
            let sb = streets.snap(Coordinate(latitude: b.latitude, longitude: b.longitude)) {
             return streets.walkMeters(from: sa, to: [sb], limit: parameters.maxDirectWalk)[0].map { walkSeconds(meters: $0) }
@@ -291,6 +293,8 @@ final class ReferenceTimetable: @unchecked Sendable {
             let s = Int(s32)
             guard ReferenceTimetable.mayBeWithin(point.latitude, point.longitude, stopLatitude[s], stopLongitude[s],
                                                  beelineMeters: beelineLimit) else { continue }
+            // A stop at the point itself (an end given as that stop) is no walk at all.
+            if point.latitude == stopLatitude[s] && point.longitude == stopLongitude[s] { seconds[s] = 0; continue }
             if pointSnap != nil && stopSnap[s] != nil { streetStops.append(s); continue }
             let meters = walkMeters(beeline: ReferenceTimetable.beeline(point.latitude, point.longitude,
                                                                         stopLatitude[s], stopLongitude[s]))
@@ -465,6 +469,8 @@ final class ReferenceTimetable: @unchecked Sendable {
                 }
                 let meters = streets.walkMeters(from: stopSnap[a]!, to: near.map { stopSnap[$0]! }, limit: p.maxTransferWalk)
                 for (b, m) in zip(near, meters) { if let m { street[key(a, b)] = m } }
+                // Two stops at one point are no walk apart.
+                for b in near where latitude[b] == latitude[a] && longitude[b] == longitude[a] { street[key(a, b)] = 0 }
             }
         }
         // A rule-less footpath: along streets when both ends snap (nil: none), else the beeline.

@@ -31,7 +31,7 @@ import TransitTesting
         // The graph's own answer, once more: the same number the planner's walks get.
         let graph = try #require(n.streets)
         let a = n.snap(ofStop: StreetWorld.stop(n, "A"))!, b = n.snap(ofStop: StreetWorld.stop(n, "B"))!
-        #expect(Double(tt.footStreet[ab]) == Double(Float(graph.walkMeters(from: a, to: [b], limit: 1300).first!!)))
+        #expect(tt.footStreet[ab] == graph.walkMeters(from: a, to: [b], limit: 1300).first!!)
         // Without streets: today's timetable, no street arrays.
         let plain = try StreetWorld.build(streets: false).timetable
         #expect(plain.footStreet.isEmpty && plain.footStreetStepFree.isEmpty)
