@@ -19,6 +19,11 @@ public struct PlannerAssembly: Sendable {
         assemble(try TimetableBuilder.build(snapshot, streets: streets))
     }
 
+    /// The same with the walk graph already built.
+    public static func assemble(_ snapshot: FeedSnapshot, graph: WalkGraph?) throws -> PlannerAssembly {
+        assemble(try TimetableBuilder.build(snapshot, graph: graph))
+    }
+
     /// The planner and the stop search over a network already built (the benchmark measures
     /// the timetable's memory between the two steps).
     public static func assemble(_ network: TransitNetwork) -> PlannerAssembly {

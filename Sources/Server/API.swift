@@ -235,6 +235,17 @@ public struct TransitAPI: Sendable {
                 "stopTimes": s.feeds.reduce(0) { $0 + ($1.rows["stop_times"] ?? 0) },
                 "coverage": { switch s.coverage { case .building: "building"; case .ready: "ready"; case .failed: "failed" } }(),
             ] as [String: Any]
+            // The street versions walked along (`transit import-osm`); none: beeline walks.
+            body["streets"] = s.streetVersions.sorted { $0.key < $1.key }.map { region, version -> [String: Any] in
+                ["region": region, "version": version]
+            }
+            if let graph = s.network.streets {
+                (body["timetable"] as? [String: Any]).map { t in
+                    var t = t
+                    t["streetEdges"] = graph.edgeCount
+                    body["timetable"] = t
+                }
+            }
             let agencies = s.network.snapshot.agencies
             body["feeds"] = s.feeds.enumerated().map { index, f -> [String: Any] in
                 var o: [String: Any] = ["id": f.id, "version": f.version, "importedAt": f.importedAt,
@@ -251,6 +262,7 @@ public struct TransitAPI: Sendable {
             }
         } else {
             body["feeds"] = [Any]()
+            body["streets"] = [Any]()
         }
         return Self.json(s == nil ? 503 : 200, body)
     }

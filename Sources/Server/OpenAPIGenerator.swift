@@ -152,14 +152,15 @@ public enum OpenAPIGenerator {
         let feedHealth = object(["id", "version", "importedAt", "stops", "routes", "trips", "stopTimes"], [
             "id": string, "version": integer, "importedAt": string, "feedVersion": string, "firstDate": date, "lastDate": date,
             "place": string, "timeZone": string, "stops": integer, "routes": integer, "trips": integer, "stopTimes": integer])
-        let health = object(["status", "uptimeSeconds", "database", "memory", "feeds"], [
+        let health = object(["status", "uptimeSeconds", "database", "memory", "feeds", "streets"], [
             "status": ["enum": ["ok", "degraded", "loading"]], "uptimeSeconds": num,
             "database": object(["reachable"], ["reachable": boolean, "checkedAt": string, "problem": string, "reloadProblem": string]),
             "memory": object(["residentBytes"], ["residentBytes": integer]),
             "timetable": object(["loadedAt", "loadSeconds", "stops", "routes", "trips", "stopTimes", "coverage"], [
                 "loadedAt": string, "loadSeconds": num, "stops": integer, "routes": integer, "trips": integer,
-                "stopTimes": integer, "coverage": ["enum": ["building", "ready", "failed"]]]),
-            "feeds": array(ref("FeedHealth"))])
+                "stopTimes": integer, "coverage": ["enum": ["building", "ready", "failed"]], "streetEdges": integer]),
+            "feeds": array(ref("FeedHealth")),
+            "streets": array(object(["region", "version"], ["region": string, "version": integer]))])
         let regionProperties = object(["feed", "name", "agencies", "modes", "stops", "routes", "trips", "exactAreaKm2", "exportAreaKm2", "exportUrl"], [
             "feed": string, "name": string, "place": string, "publisher": string,
             "agencies": array(string), "modes": array(["enum": modes]),
@@ -236,7 +237,7 @@ public enum OpenAPIGenerator {
                                                object(["stop", "departures"], ["stop": ref("Stop"), "departures": array(ref("Departure"))]))],
                                 common, ["404": error("`UNKNOWN_STOP`: no stop with this id (in `feed`, when given).")])]]
         let health: OpenAPIJSON = ["get": [
-            "operationId": "health", "summary": "Feeds loaded (versions, dates, counts), memory, uptime, whether the database is reachable.",
+            "operationId": "health", "summary": "Feeds loaded (versions, dates, counts), the street versions walked along, memory, uptime, whether the database is reachable.",
             "responses": ["200": answer("Serving.", "application/json", ref("Health")), "400": badRequest, "413": tooLarge,
                           "503": answer("Not serving yet (loading, or no database so far).", "application/json", ref("Health"))]]]
         let openapi: OpenAPIJSON = ["get": [

@@ -63,7 +63,11 @@ public final class Reloader: @unchecked Sendable {
                     let heard = try db.waitForNotifications(timeout: quietCheck)
                     if heard.isEmpty { _ = try db.scalar("SELECT 1") }
                     live.setDatabase(reachable: true)
-                    if !heard.isEmpty { logger.info("feeds changed: \(heard.map(\.payload).joined(separator: ", "))") }
+                    // Payloads: "FEED VERSION" for feeds, "streets REGION VERSION" for streets.
+                    let streets = heard.map(\.payload).filter { $0.hasPrefix("streets ") }
+                    let feeds = heard.map(\.payload).filter { !$0.hasPrefix("streets ") }
+                    if !feeds.isEmpty { logger.info("feeds changed: \(feeds.joined(separator: ", "))") }
+                    if !streets.isEmpty { logger.info("streets changed: \(streets.map { $0.dropFirst(8) }.joined(separator: ", "))") }
                     try reloadIfChanged(db)
                 }
             } catch {
@@ -98,14 +102,14 @@ public final class Reloader: @unchecked Sendable {
                 // The catalogue read before the load: the data loaded is at least this new,
                 // so a version committed meanwhile is seen as a change on the next round.
                 let records = try FeedCatalog(db: db).list()
-                let snapshot = try SnapshotLoader(db: db).load(feeds: feeds)
-                var named = snapshot
+                // The streets (when any are loaded) read and built side by side with the feeds.
+                let sources = try NetworkSources.load(db: db, feeds: feeds, streets: !streetVersions.isEmpty)
+                var named = sources.snapshot
                 for (f, id) in named.feedIds.enumerated() {
                     if let place = places[id] { named.setPlace(place, feed: f) }
                 }
                 let byId = Dictionary(uniqueKeysWithValues: records.map { ($0.id, $0) })
-                let streets = streetVersions.isEmpty ? nil : try StreetStore(db: db).load()
-                let served = ServedTimetable(try PlannerAssembly.assemble(named, streets: streets),
+                let served = ServedTimetable(try PlannerAssembly.assemble(named, graph: sources.streets),
                                              feeds: named.feedIds.compactMap { byId[$0] },
                                              loadedAt: Date(), loadSeconds: Date().timeIntervalSince(started),
                                              streetVersions: streetVersions)

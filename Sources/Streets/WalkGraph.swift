@@ -99,7 +99,8 @@ public final class WalkGraph: Sendable {
         self.edgeComponent = edgeComponent
         componentEdges = pieceEdges
 
-        let order = (0..<Int32(n)).sorted { tables.nodeId[Int($0)] < tables.nodeId[Int($1)] }
+        var osmKeys = tables.nodeId.map(orderedBits), order = Array(Int32(0)..<Int32(n))
+        radixSort(keys: &osmKeys, values: &order)
         sortedNode = order
         sortedOsmId = order.map { tables.nodeId[Int($0)] }
 
@@ -248,7 +249,7 @@ struct SegmentGrid: Sendable {
 
     init(_ t: StreetTables, eligible: [Bool]) {
         var segmentEdge: [Int32] = [], segmentStart: [Int32] = []
-        var pairs: [(key: Int64, segment: Int32)] = []
+        var pairKeys: [UInt64] = [], pairSegments: [Int32] = []
         func lat(_ e: Int, _ i: Int) -> (Double, Double) {
             if i == 0 { let s = Int(t.edgeSource[e]); return (t.nodeLatitude[s], t.nodeLongitude[s]) }
             let inner = Int(t.innerOffsets[e]) + i - 1
@@ -265,20 +266,24 @@ struct SegmentGrid: Sendable {
                 for r in Self.row(min(alat, blat))...Self.row(max(alat, blat)) {
                     let k = Self.scale(row: r)
                     for c in Self.column(min(alon, blon), scale: k)...Self.column(max(alon, blon), scale: k) {
-                        pairs.append((Self.key(r, c), s))
+                        pairKeys.append(orderedBits(Self.key(r, c))); pairSegments.append(s)
                     }
                 }
             }
         }
-        pairs.sort { $0.key != $1.key ? $0.key < $1.key : $0.segment < $1.segment }
+        // Stable: each cell's segments stay in ascending order, as they were appended.
+        radixSort(keys: &pairKeys, values: &pairSegments)
         var keys: [Int64] = [], starts: [Int32] = []
-        for (i, p) in pairs.enumerated() where keys.last != p.key { keys.append(p.key); starts.append(Int32(i)) }
-        starts.append(Int32(pairs.count))
+        for (i, k) in pairKeys.enumerated() {
+            let key = Int64(bitPattern: k ^ (1 << 63))
+            if keys.last != key { keys.append(key); starts.append(Int32(i)) }
+        }
+        starts.append(Int32(pairKeys.count))
         self.segmentEdge = segmentEdge
         self.segmentStart = segmentStart
         cellKey = keys
         cellStart = starts
-        cellSegments = pairs.map(\.segment)
+        cellSegments = pairSegments
     }
 
     /// Calls `body` with every segment in a cell within `meters` of `c` (some more than once).

@@ -13,6 +13,9 @@ final class SearchScratch: @unchecked Sendable {
     let settled: UnsafeMutablePointer<UInt32>
     /// A target's end node (the search may stop once all of them are settled).
     let wanted: UnsafeMutablePointer<UInt32>
+    /// 1 where the best walk found to the node takes an edge a wheelchair may not (only
+    /// kept by searches that note it).
+    let viaBarred: UnsafeMutablePointer<UInt8>
     /// Behind a pointer, not a stored `var`: read in hot loops without exclusivity checks.
     let epochBox: UnsafeMutablePointer<UInt32>
     var epoch: UInt32 { get { epochBox.pointee } set { epochBox.pointee = newValue } }
@@ -28,10 +31,11 @@ final class SearchScratch: @unchecked Sendable {
         reached = .allocate(capacity: max(1, nodes)); reached.initialize(repeating: 0, count: max(1, nodes))
         settled = .allocate(capacity: max(1, nodes)); settled.initialize(repeating: 0, count: max(1, nodes))
         wanted = .allocate(capacity: max(1, nodes)); wanted.initialize(repeating: 0, count: max(1, nodes))
+        viaBarred = .allocate(capacity: max(1, nodes)); viaBarred.initialize(repeating: 0, count: max(1, nodes))
     }
 
     deinit {
-        epochBox.deallocate(); dist.deallocate(); pred.deallocate(); reached.deallocate(); settled.deallocate(); wanted.deallocate()
+        epochBox.deallocate(); dist.deallocate(); pred.deallocate(); reached.deallocate(); settled.deallocate(); wanted.deallocate(); viaBarred.deallocate()
     }
 
     func begin() {
@@ -93,17 +97,19 @@ extension WalkGraph {
     }
 
     /// Dijkstra from `seeds` over the model costs, settling nodes up to `limit`; stops early
-    /// once every node marked wanted (`wantedCount` of them) is settled.
-    func run(_ s: SearchScratch, seeds: [(node: Int32, cost: Double)], limit: Double, wheelchair: Bool, wantedCount: Int) {
+    /// once every node marked wanted (`wantedCount` of them) is settled. `noteBarred`: also
+    /// keeps `viaBarred` (the seeds count as not barred).
+    func run(_ s: SearchScratch, seeds: [(node: Int32, cost: Double)], limit: Double, wheelchair: Bool, wantedCount: Int,
+             noteBarred: Bool = false) {
         let epoch = s.epoch
-        let dist = s.dist, pred = s.pred, reached = s.reached, settled = s.settled, wanted = s.wanted
+        let dist = s.dist, pred = s.pred, reached = s.reached, settled = s.settled, wanted = s.wanted, via = s.viaBarred
         var heap = MinHeap()
         swap(&heap.items, &s.heap)  // keeps its capacity, no copy
         defer { heap.items.removeAll(keepingCapacity: true); swap(&heap.items, &s.heap) }
         for seed in seeds where seed.cost <= limit {
             let n = Int(seed.node)
             if reached[n] != epoch || seed.cost < dist[n] {
-                reached[n] = epoch; dist[n] = seed.cost; pred[n] = -1; heap.push(seed.cost, seed.node)
+                reached[n] = epoch; dist[n] = seed.cost; pred[n] = -1; via[n] = 0; heap.push(seed.cost, seed.node)
             }
         }
         var remaining = wantedCount
@@ -122,6 +128,7 @@ extension WalkGraph {
                 if c > limit { continue }
                 if reached[m] != epoch || c < dist[m] {
                     reached[m] = epoch; dist[m] = c; pred[m] = Int32(e); heap.push(c, Int32(m))
+                    if noteBarred { via[m] = via[n] | (t.edgeFlags[e].isDisjoint(with: .wheelchairBarred) ? 0 : 1) }
                 }
             }
         }
@@ -156,12 +163,9 @@ extension WalkGraph {
         return best
     }
 
-    /// The model's walk meters from `a` to each target (steps doubled, snap offsets
-    /// included), by one Dijkstra bounded by `limit`; nil where beyond it or unreachable.
-    public func walkMeters(from a: StreetSnap, to targets: [StreetSnap], limit: Double, wheelchair: Bool = false) -> [Double?] {
-        guard !targets.isEmpty else { return [] }
-        let s = borrow()
-        defer { giveBack(s) }
+    /// Starts a search on `s` that may stop once both ends of every target's edge are
+    /// settled: the number of those nodes.
+    func begin(_ s: SearchScratch, wanting targets: [StreetSnap]) -> Int {
         s.begin()
         var wantedCount = 0
         for b in targets {
@@ -169,10 +173,46 @@ extension WalkGraph {
             if s.wanted[u] != s.epoch { s.wanted[u] = s.epoch; wantedCount += 1 }
             if s.wanted[v] != s.epoch { s.wanted[v] = s.epoch; wantedCount += 1 }
         }
+        return wantedCount
+    }
+
+    /// The model's walk meters from `a` to each target (steps doubled, snap offsets
+    /// included), by one Dijkstra bounded by `limit`; nil where beyond it or unreachable.
+    public func walkMeters(from a: StreetSnap, to targets: [StreetSnap], limit: Double, wheelchair: Bool = false) -> [Double?] {
+        guard !targets.isEmpty else { return [] }
+        let s = borrow()
+        defer { giveBack(s) }
+        let wantedCount = begin(s, wanting: targets)
         run(s, seeds: seeds(a, wheelchair: wheelchair), limit: limit, wheelchair: wheelchair, wantedCount: wantedCount)
         return targets.map { b in
             guard let r = finish(s, from: a, to: b, wheelchair: wheelchair), r.meters <= limit else { return nil }
             return r.meters
+        }
+    }
+
+    /// Walking meters as `walkMeters(from:to:limit:)` (not a wheelchair walk) to each target,
+    /// each with whether the walk found takes an edge a wheelchair may not (steps,
+    /// `wheelchair=no`; the edges `a` and the target lie on included). Where it does not,
+    /// and both ends snap alike for a wheelchair, the step-free walk is the same length (it
+    /// cannot be shorter, and this one is step-free): the timetable's footpaths need a
+    /// wheelchair search only for the others.
+    public func walkMetersNotingBarred(from a: StreetSnap, to targets: [StreetSnap], limit: Double) -> [(meters: Double, barred: Bool)?] {
+        guard !targets.isEmpty else { return [] }
+        let s = borrow()
+        defer { giveBack(s) }
+        let wantedCount = begin(s, wanting: targets)
+        run(s, seeds: seeds(a, wheelchair: false), limit: limit, wheelchair: false, wantedCount: wantedCount, noteBarred: true)
+        let startBarred = barred(Int(a.edge), wheelchair: true)
+        return targets.map { b in
+            guard let r = finish(s, from: a, to: b, wheelchair: false), r.meters <= limit else { return nil }
+            let e = Int(b.edge)
+            var via = startBarred || barred(e, wheelchair: true)
+            switch r.end {
+            case .source: via = via || s.viaBarred[Int(t.edgeSource[e])] != 0
+            case .target: via = via || s.viaBarred[Int(t.edgeTarget[e])] != 0
+            case .straight: break
+            }
+            return (r.meters, via)
         }
     }
 

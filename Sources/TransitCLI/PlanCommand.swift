@@ -76,7 +76,7 @@ struct TimetableSourceOptions: ParsableArguments {
     /// `streets`, the streets loaded in the database (`transit import-osm`) to walk along
     /// (none with feed files).
     func loadNetwork(streets: Bool = false) throws -> TransitNetwork {
-        var streetTables: StreetTables?
+        var graph: WalkGraph?
         let started = Date()
         var snapshot: FeedSnapshot
         if !gtfs.isEmpty {
@@ -88,21 +88,20 @@ struct TimetableSourceOptions: ParsableArguments {
             }
             snapshot = FeedSnapshot.merging(parts)
         } else {
-            Output.progress("Timetable: loading \(feeds.isEmpty ? "the feeds" : feeds.joined(separator: ", ")) from the database…")
+            Output.progress("Timetable: loading \(feeds.isEmpty ? "the feeds" : feeds.joined(separator: ", "))\(streets ? " and the streets" : "") from the database…")
             let connection = try db.connect()
-            snapshot = try SnapshotLoader(db: connection).load(feeds: feeds.isEmpty ? nil : feeds)
+            // The streets (with `streets`) are read and their graph built beside the feeds.
+            let sources = try NetworkSources.load(db: connection, feeds: feeds.isEmpty ? nil : feeds, streets: streets)
+            snapshot = sources.snapshot
             if snapshot.feedIds.isEmpty {
                 throw CLIError("no feeds are loaded: import one first (transit import FEED.zip), or pass --gtfs FEED.zip")
             }
-            if streets {
-                Output.progress("Streets: loading from the database…")
-                streetTables = try StreetStore(db: connection).load()
-            }
+            graph = sources.streets
         }
         try declarePlaces(&snapshot)
         let network: TransitNetwork
         Output.progress("Timetable: \(snapshot.feedIds.joined(separator: ", ")): building from \(Output.grouped(snapshot.stopTimeCount)) stop times…")
-        do { network = try TimetableBuilder.build(snapshot, streets: streetTables) } catch {
+        do { network = try TimetableBuilder.build(snapshot, graph: graph) } catch {
             Output.progress("")
             throw CLIError("cannot build the timetable: \(error)")
         }

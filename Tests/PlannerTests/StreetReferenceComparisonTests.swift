@@ -91,50 +91,59 @@ import TransitTesting
         if c.region == "porto-alegre" { #expect(snapped < stops.count) }
     }
 
-    @Test("the timetable's street footpaths and stop snaps = the reference's", arguments: cases)
+    @Test("the timetable's street footpaths and stop snaps = the reference's, walking and step-free", arguments: cases)
     func footpaths(_ c: Case) throws {
         let tables = try StreetFixtures.imported(c.region).tables
         let snapshot = FeedSnapshot.merging(try c.feeds.map { try SnapshotSink.load(path: FeedFixtures.sharedFeed($0), feedId: $0).0 })
         let network = try TimetableBuilder.build(snapshot, streets: tables), tt = network.timetable
         let reference = ReferenceStreets(tables)
         let limit = tt.footpathBeelineMeters * TimetableBuilder.streetFootpathFactor
-        var snaps: [ReferenceStreets.Snap?] = []
-        var snapDifferences: [String] = [], walkDifferences: [String] = [], compared = 0
-        for s in 0..<tt.stopCount {
-            let mine = network.snap(ofStop: StopIndex(s))
-            let theirs = tt.stopBoardable[s] ? network.coordinate(ofStop: StopIndex(s)).flatMap { reference.snap($0) } : nil
-            snaps.append(theirs)
-            if (mine == nil) != (theirs == nil) || mine.map({ abs($0.offset - theirs!.offset) > 0.01 }) == true {
-                snapDifferences.append("stop \(snapshot.stops[s].stopId): timetable \(mine as Any), reference \(theirs as Any)")
-            }
-        }
-        for a in 0..<tt.stopCount {
-            let feet = Array(Int(tt.footOffsets[a])..<Int(tt.footOffsets[a + 1]))
-            // One search from each stop to all its footpaths' ends that snap.
-            let both = feet.filter { snaps[a] != nil && snaps[tt.footTarget[$0].index] != nil }
-            let meters = snaps[a].map { reference.walkMeters(from: $0, to: both.map { snaps[tt.footTarget[$0].index]! }, limit: limit) } ?? []
-            // Two stops at one point are no walk apart (the model's "Walks"; the graph's own
-            // walkMeters between their snaps counts both offsets).
-            let theirs = Dictionary(uniqueKeysWithValues: zip(both, meters).map { f, m in
-                (f, snaps[a]!.place == snaps[tt.footTarget[f].index]!.place ? 0 : m)
-            })
-            for f in feet {
-                let b = tt.footTarget[f].index, mine = tt.footStreet[f]
-                guard let found = theirs[f] else {
-                    if !mine.isNaN { walkDifferences.append("\(a) -> \(b): timetable \(mine), reference: an end does not snap") }
-                    continue
-                }
-                compared += 1
-                // Meters to the centimetre, and the same walkSeconds (no ceil boundary between them).
-                let seconds = { (m: Double) in (m / RoutingParameters().walkSpeed).rounded(.up) }
-                if found.map({ abs(mine - $0) > 0.01 || seconds(mine) != seconds($0) }) ?? mine.isFinite {
-                    walkDifferences.append("\(snapshot.stops[a].stopId) -> \(snapshot.stops[b].stopId): timetable \(mine), reference \(found as Any)")
+        // Step-free: the timetable takes the walking length where that walk is step-free
+        // (`walkMetersNotingBarred`); the reference searches again, avoiding the barred edges.
+        for wheelchair in [false, true] {
+            let model = wheelchair ? "step-free" : "walking"
+            let footStreet = wheelchair ? tt.footStreetStepFree : tt.footStreet
+            var snaps: [ReferenceStreets.Snap?] = []
+            var snapDifferences: [String] = [], walkDifferences: [String] = [], compared = 0, longer = 0
+            for s in 0..<tt.stopCount {
+                let mine = network.snap(ofStop: StopIndex(s), wheelchair: wheelchair)
+                let theirs = tt.stopBoardable[s] ? network.coordinate(ofStop: StopIndex(s)).flatMap { reference.snap($0, wheelchair: wheelchair) } : nil
+                snaps.append(theirs)
+                if (mine == nil) != (theirs == nil) || mine.map({ abs($0.offset - theirs!.offset) > 0.01 }) == true {
+                    snapDifferences.append("\(model) snap of stop \(snapshot.stops[s].stopId): timetable \(mine as Any), reference \(theirs as Any)")
                 }
             }
+            for a in 0..<tt.stopCount {
+                let feet = Array(Int(tt.footOffsets[a])..<Int(tt.footOffsets[a + 1]))
+                // One search from each stop to all its footpaths' ends that snap.
+                let both = feet.filter { snaps[a] != nil && snaps[tt.footTarget[$0].index] != nil }
+                let meters = snaps[a].map {
+                    reference.walkMeters(from: $0, to: both.map { snaps[tt.footTarget[$0].index]! }, limit: limit, wheelchair: wheelchair)
+                } ?? []
+                // Two stops at one point are no walk apart (the model's "Walks"; the graph's own
+                // walkMeters between their snaps counts both offsets).
+                let theirs = Dictionary(uniqueKeysWithValues: zip(both, meters).map { f, m in
+                    (f, snaps[a]!.place == snaps[tt.footTarget[f].index]!.place ? 0 : m)
+                })
+                for f in feet {
+                    let b = tt.footTarget[f].index, mine = footStreet[f]
+                    guard let found = theirs[f] else {
+                        if !mine.isNaN { walkDifferences.append("\(model) \(a) -> \(b): timetable \(mine), reference: an end does not snap") }
+                        continue
+                    }
+                    compared += 1
+                    if wheelchair, mine.isFinite, mine > tt.footStreet[f] + 0.01 { longer += 1 }
+                    // Meters to the centimetre, and the same walkSeconds (no ceil boundary between them).
+                    let seconds = { (m: Double) in (m / RoutingParameters().walkSpeed).rounded(.up) }
+                    if found.map({ abs(mine - $0) > 0.01 || seconds(mine) != seconds($0) }) ?? mine.isFinite {
+                        walkDifferences.append("\(model) \(snapshot.stops[a].stopId) -> \(snapshot.stops[b].stopId): timetable \(mine), reference \(found as Any)")
+                    }
+                }
+            }
+            print("\(c.region) \(model): \(compared) street footpaths\(wheelchair ? " (\(longer) longer than walking)" : ""), \(snapDifferences.count) snaps and \(walkDifferences.count) walks differ")
+            for line in (snapDifferences + walkDifferences).prefix(10) { print("  " + line) }
+            #expect(snapDifferences.isEmpty && walkDifferences.isEmpty)
+            #expect(compared > 100)
         }
-        print("\(c.region): \(compared) street footpaths, \(snapDifferences.count) snaps and \(walkDifferences.count) walks differ")
-        for line in (snapDifferences + walkDifferences).prefix(10) { print("  " + line) }
-        #expect(snapDifferences.isEmpty && walkDifferences.isEmpty)
-        #expect(compared > 100)
     }
 }
