@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.30.0"),
     ],
     targets: [
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
@@ -40,11 +41,18 @@ let package = Package(
         // Beside it: the builder (snapshot -> timetable; PROJ for footpaths), the feeds' names,
         // shapes, station children and the stop grids for walks (TransitNetwork).
         .target(name: "FeedNetwork", dependencies: ["Timetable", "TransitModel", "Geo", "Streets"]),
+        // GTFS-Realtime messages read from protocol buffers (code generated once from
+        // gtfs-realtime.proto, `Scripts/generate-protobuf.sh`) into plain values. No I/O.
+        .target(name: "GTFSRealtime", dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")],
+                exclude: ["gtfs-realtime.proto"]),
+        // The realtime overlay: GTFS-Realtime updates matched to the timetable's trips and
+        // applied to a copy of what they change (the static timetable stays as it is).
+        .target(name: "Realtime", dependencies: ["GTFSRealtime", "FeedNetwork", "Timetable", "TransitModel"]),
         // The router: RAPTOR over a Timetable. No I/O, no logging, no globals.
         .target(name: "Raptor", dependencies: ["Timetable", "TransitModel"]),
         // The planner: places, times and walks around the router; typed answers. No faces:
         // it writes no JSON and no terminal text.
-        .target(name: "Planner", dependencies: ["Raptor", "Timetable", "FeedNetwork", "TransitModel", "Geo", "Streets"], resources: [
+        .target(name: "Planner", dependencies: ["Raptor", "Timetable", "FeedNetwork", "TransitModel", "Geo", "Streets", "Realtime", "GTFSRealtime"], resources: [
             // The airports with an IATA code (stop search), generated: `Scripts/airports.sh`.
             .copy("Resources/airports-iata.csv"),
         ]),
@@ -77,7 +85,7 @@ let package = Package(
         ]),
         // Shared by the tests: fixtures, the reference router, tiny networks built in code
         // (NetworkBuilder) and the compact journey strings (CompactJourney).
-        .target(name: "TransitTesting", dependencies: ["GTFS", "TransitStore", "Timetable", "FeedNetwork", "Raptor", "TransitModel", "Geo", "Streets"]),
+        .target(name: "TransitTesting", dependencies: ["GTFS", "TransitStore", "Timetable", "FeedNetwork", "Raptor", "TransitModel", "Geo", "Streets", "GTFSRealtime"]),
         // The fuzz targets' checks and seeds: run by libFuzzer (Fuzz/, Scripts/fuzz.sh) and by FuzzChecksTests.
         .target(name: "FuzzChecks", dependencies: ["GTFS", "TransitModel", "Planner", "PlanText", "Server"]),
 
@@ -94,7 +102,9 @@ let package = Package(
         .testTarget(name: "FuzzChecksTests", dependencies: ["FuzzChecks", "FeedNetwork", "Geo", "TransitTesting"]),
         // The router's own tests: timetables built in code, RaptorRequest in, journeys out (no planner).
         .testTarget(name: "RaptorTests", dependencies: ["Streets", "Raptor", "Timetable", "FeedNetwork", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
-        .testTarget(name: "PlannerTests", dependencies: ["Streets", "Planner", "PlanJSON", "Raptor", "Timetable", "FeedNetwork", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
+        .testTarget(name: "PlannerTests", dependencies: ["Streets", "Planner", "PlanJSON", "Raptor", "Timetable", "FeedNetwork", "TransitModel", "GTFS", "Geo", "TransitTesting", "Realtime", "GTFSRealtime"]),
+        .testTarget(name: "GTFSRealtimeTests", dependencies: ["GTFSRealtime", "TransitTesting"]),
+        .testTarget(name: "RealtimeTests", dependencies: ["Realtime", "GTFSRealtime", "FeedNetwork", "Timetable", "Raptor", "TransitModel", "GTFS", "TransitTesting"]),
         .testTarget(name: "PlanJSONTests", dependencies: ["Streets", "PlanJSON", "Planner", "Timetable", "FeedNetwork", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
         .testTarget(name: "PlanTextTests", dependencies: ["Streets", "PlanText", "PlanJSON", "Planner", "Timetable", "FeedNetwork", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
     ]
