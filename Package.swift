@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.30.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
@@ -67,7 +68,9 @@ let package = Package(
         // The HTTP API: Hummingbird over a LiveTimetable kept in step with the database.
         .target(name: "Server", dependencies: [
             "Planner", "PlanJSON", "Coverage", "TransitStore", "Timetable", "FeedNetwork", "TransitModel", "Geo", "Streets",
+            "Realtime", "GTFSRealtime",
             .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -78,6 +81,7 @@ let package = Package(
         ]),
         .executableTarget(name: "TransitCLI", dependencies: [
             "TransitModel", "GTFS", "TransitStore", "Timetable", "FeedNetwork", "Raptor", "Planner", "PlanJSON", "PlanText", "Coverage", "Geo", "Server", "Streets",
+            "GTFSRealtime", "Realtime",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),

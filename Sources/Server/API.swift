@@ -4,6 +4,7 @@ import Foundation
 import Geo
 import Hummingbird
 import Logging
+import Realtime
 import NIOCore
 import PlanJSON
 import Planner
@@ -34,10 +35,12 @@ public struct TransitAPI: Sendable {
     /// `planBurst`; 0 means no limit.
     /// Which web pages (origins) may read the answers in a browser (`CORSPolicy`).
     public let cors: CORSPolicy
+    /// The realtime sources (`--realtime`), for `/v1/health`; nil without any.
+    public let realtime: RealtimeFeeds?
 
     public init(live: LiveTimetable, planBudget: Double = 2, planThreads: Int = ProcessInfo.processInfo.activeProcessorCount,
-                planRate: Double = 0, planBurst: Int = 1, cors: CORSPolicy = CORSPolicy(), logger: Logger) {
-        self.live = live; self.planBudget = planBudget; self.logger = logger; self.cors = cors
+                planRate: Double = 0, planBurst: Int = 1, cors: CORSPolicy = CORSPolicy(), realtime: RealtimeFeeds? = nil, logger: Logger) {
+        self.live = live; self.planBudget = planBudget; self.logger = logger; self.cors = cors; self.realtime = realtime
         // Read now: a binary installed without its resource bundle stops here, at start,
         // not at the first /openapi.json.
         _ = OpenAPIDocument.served
@@ -264,7 +267,37 @@ public struct TransitAPI: Sendable {
             body["feeds"] = [Any]()
             body["streets"] = [Any]()
         }
+        body["realtime"] = realtimeHealth(s)
         return Self.json(s == nil ? 503 : 200, body)
+    }
+
+    /// Per realtime source: what was fetched when, the message's time and age, entities
+    /// read, and per feed what the served realtime state applied and rejected by reason.
+    @_optimize(none)  // see TransitAPI: the optimizer takes minutes on this glue
+    func realtimeHealth(_ s: ServedTimetable?) -> [[String: Any]] {
+        guard let realtime else { return [] }
+        let reports = Dictionary(uniqueKeysWithValues: (s?.realtime?.reports ?? []).map { ($0.feedId, $0) })
+        let now = Date().timeIntervalSince1970
+        return realtime.statuses.map { st -> [String: Any] in
+            var o: [String: Any] = ["feed": st.source.feedId, "entities": st.entities]
+            switch st.source.location {
+            case .url(let u): o["url"] = RealtimeSource.redact(u)
+            case .file(let f): o["file"] = f
+            }
+            if let t = st.lastFetch { o["lastFetch"] = Self.iso(t) }
+            if let t = st.lastSuccess { o["lastSuccess"] = Self.iso(t) }
+            if let t = st.messageTime {
+                o["messageTime"] = Self.iso(Date(timeIntervalSince1970: Double(t)))
+                o["ageSeconds"] = Int(now) - Int(t)
+            }
+            if let p = st.problem { o["problem"] = p }
+            if let r = reports[st.source.feedId] {
+                o["tripUpdates"] = r.tripUpdates
+                o["applied"] = r.applied
+                o["rejected"] = r.rejected
+            }
+            return o
+        }
     }
 
     // MARK: Responses

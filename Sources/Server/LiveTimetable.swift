@@ -3,6 +3,7 @@ import Dispatch
 import FeedNetwork
 import Foundation
 import Planner
+import Realtime
 import Synchronization
 import Timetable
 import TransitModel
@@ -21,6 +22,7 @@ public final class ServedTimetable: Sendable {
     /// Street region -> version of the streets walked on (empty: none loaded, beelines).
     public let streetVersions: [String: Int]
     private let coverageState = Mutex<CoverageState>(.building)
+    private let realtimeSlot = Mutex<(state: RealtimeState?, builtAt: Date?, builtSeconds: Double)>((nil, nil, 0))
 
     public enum CoverageState: Sendable {
         case building
@@ -42,6 +44,17 @@ public final class ServedTimetable: Sendable {
     /// The timetable and what is beside it (names, shapes, stop grids).
     public var network: TransitNetwork { planner.network }
     public var coverage: CoverageState { coverageState.withLock { $0 } }
+
+    /// The realtime state built for this timetable from the latest messages (nil: no
+    /// realtime source). A request takes it once, with the timetable, and uses it to the end.
+    public var realtime: RealtimeState? { realtimeSlot.withLock { $0.state } }
+    /// When the realtime state was last swapped in, and how long its build took.
+    public var realtimeBuilt: (at: Date?, seconds: Double) { realtimeSlot.withLock { ($0.builtAt, $0.builtSeconds) } }
+
+    /// Swaps in a realtime state built for this timetable (`RealtimeFeeds`).
+    public func setRealtime(_ state: RealtimeState, builtSeconds: Double) {
+        realtimeSlot.withLock { $0 = (state, Date(), builtSeconds) }
+    }
 
     /// Works out the coverage regions (seconds on a large feed); call once, off the
     /// request path.
@@ -66,6 +79,7 @@ public final class ServedTimetable: Sendable {
 /// so a swap never mixes two versions in one answer.
 public final class LiveTimetable: Sendable {
     private let current = Mutex<ServedTimetable?>(nil)
+    private let realtimeBuilder = Mutex<(@Sendable (ServedTimetable) -> Void)?>(nil)
     private let database = Mutex<DatabaseStatus>(DatabaseStatus())
     public let startedAt = Date()
 
@@ -84,7 +98,16 @@ public final class LiveTimetable: Sendable {
     public var served: ServedTimetable? { current.withLock { $0 } }
     public var databaseStatus: DatabaseStatus { database.withLock { $0 } }
 
-    public func swap(_ new: ServedTimetable) { current.withLock { $0 = new } }
+    /// Serves `new` from now on; with realtime sources, its realtime state is built first.
+    public func swap(_ new: ServedTimetable) {
+        realtimeBuilder.withLock { $0 }?(new)
+        current.withLock { $0 = new }
+    }
+
+    /// What builds each new timetable's realtime state before it is swapped in.
+    public func setRealtimeBuilder(_ build: @escaping @Sendable (ServedTimetable) -> Void) {
+        realtimeBuilder.withLock { $0 = build }
+    }
 
     public func setDatabase(reachable: Bool, problem: String? = nil) {
         database.withLock { $0.reachable = reachable; $0.checkedAt = Date(); $0.problem = reachable ? nil : problem }

@@ -152,7 +152,7 @@ public enum OpenAPIGenerator {
         let feedHealth = object(["id", "version", "importedAt", "stops", "routes", "trips", "stopTimes"], [
             "id": string, "version": integer, "importedAt": string, "feedVersion": string, "firstDate": date, "lastDate": date,
             "place": string, "timeZone": string, "stops": integer, "routes": integer, "trips": integer, "stopTimes": integer])
-        let health = object(["status", "uptimeSeconds", "database", "memory", "feeds", "streets"], [
+        let health = object(["status", "uptimeSeconds", "database", "memory", "feeds", "streets", "realtime"], [
             "status": ["enum": ["ok", "degraded", "loading"]], "uptimeSeconds": num,
             "database": object(["reachable"], ["reachable": boolean, "checkedAt": string, "problem": string, "reloadProblem": string]),
             "memory": object(["residentBytes"], ["residentBytes": integer]),
@@ -160,7 +160,12 @@ public enum OpenAPIGenerator {
                 "loadedAt": string, "loadSeconds": num, "stops": integer, "routes": integer, "trips": integer,
                 "stopTimes": integer, "coverage": ["enum": ["building", "ready", "failed"]], "streetEdges": integer]),
             "feeds": array(ref("FeedHealth")),
-            "streets": array(object(["region", "version"], ["region": string, "version": integer]))])
+            "streets": array(object(["region", "version"], ["region": string, "version": integer])),
+            "realtime": array(object(["feed", "entities"], [
+                "feed": string, "url": string, "file": string, "lastFetch": string, "lastSuccess": string,
+                "messageTime": string, "ageSeconds": integer, "entities": integer, "problem": string,
+                "tripUpdates": integer, "applied": integer,
+                "rejected": ["type": "object", "additionalProperties": integer] as OpenAPIJSON]))])
         let regionProperties = object(["feed", "name", "agencies", "modes", "stops", "routes", "trips", "exactAreaKm2", "exportAreaKm2", "exportUrl"], [
             "feed": string, "name": string, "place": string, "publisher": string,
             "agencies": array(string), "modes": array(["enum": modes]),

@@ -8,6 +8,9 @@ import PlanJSON
 import Planner
 import PlanText
 import Raptor
+import Realtime
+import GTFSRealtime
+import Server
 import Streets
 import Timetable
 import TransitModel
@@ -47,9 +50,46 @@ struct TimetableSourceOptions: ParsableArguments {
     @Option(name: .customLong("place"), help: ArgumentHelp("The place a feed serves, as FEED=NAME (repeatable): what `transit import --place` declares, for feeds read with --gtfs or to override the database's.", valueName: "feed=name"))
     var places: [String] = []
 
+    @Option(name: .customLong("realtime"), help: ArgumentHelp("A GTFS-Realtime message file of a feed, as FEED=FILE (repeatable): its TripUpdates applied as of its own header time. With --gtfs, a feed's id is its file's name without extension (--gtfs ct.zip --realtime ct=updates.pb).", valueName: "feed=file"))
+    var realtime: [String] = []
+
     @OptionGroup var db: DatabaseOptions
 
-    func validate() throws { try validatePlaces(places) }
+    func validate() throws {
+        try validatePlaces(places)
+        for r in realtime {
+            let source: RealtimeSource
+            do { source = try RealtimeSource.parse(r) } catch { throw ValidationError(error.description) }
+            if case .url = source.location {
+                throw ValidationError("--realtime \(source.feedId)=: `transit plan` reads files; URLs are polled by `transit serve --realtime`")
+            }
+        }
+    }
+
+    /// `--realtime FEED=FILE`: the files read and applied to `network` (nil: none given).
+    /// A file that cannot be read, or names a feed not loaded, is an error.
+    func realtimeState(_ network: TransitNetwork) throws -> RealtimeState? {
+        guard !realtime.isEmpty else { return nil }
+        var messages: [String: RealtimeMessage] = [:]
+        for r in realtime {
+            guard let source = try? RealtimeSource.parse(r), case .file(let path) = source.location else { continue }
+            guard network.snapshot.feedIds.contains(source.feedId) else {
+                throw CLIError("--realtime names feed \"\(source.feedId)\", which is not loaded; loaded feeds: \(network.snapshot.feedIds.joined(separator: ", "))")
+            }
+            switch readRealtimeFile(path) {
+            case .success(let m):
+                if messages[source.feedId] != nil { throw CLIError("--realtime names feed \"\(source.feedId)\" twice: give one message file per feed") }
+                messages[source.feedId] = m
+            case .failure(let e): throw CLIError(e.description)
+            }
+        }
+        let state = RealtimeState.build(network: network, messages: messages)
+        for r in state.reports {
+            let rejected = r.rejected.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+            Output.progressDone("Realtime: \(r.feedId): \(r.applied) of \(r.tripUpdates) trip updates applied\(rejected.isEmpty ? "" : " (not applied: \(rejected))")")
+        }
+        return state
+    }
 
     /// `--place FEED=NAME` put into the snapshot; a feed not loaded is an error.
     private func declarePlaces(_ snapshot: inout FeedSnapshot) throws {

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import GTFSRealtime
 import Server
 
 struct ServeCommand: AsyncParsableCommand {
@@ -50,9 +51,23 @@ struct ServeCommand: AsyncParsableCommand {
     // the operator names the pages that may read the answers from a browser).
     @Option(name: .customLong("cors-origin"), help: ArgumentHelp("A web origin whose pages may call the API from a browser, e.g. https://example.org (repeatable; * for any; default: none). OPTIONS preflights are answered on every path.", valueName: "origin"))
     var corsOrigins: [String] = []
+    @Option(name: .customLong("realtime"), help: ArgumentHelp("A GTFS-Realtime source of a feed, as FEED=URL (TripUpdates, Alerts or VehiclePositions; polled) or FEED=FILE (read once, applied as of its own header time); repeatable.", valueName: "feed=url|file"))
+    var realtime: [String] = []
+    @Option(help: ArgumentHelp("Seconds between two fetches of a --realtime URL.", valueName: "seconds"))
+    var realtimePoll = 30.0
+    @Option(help: ArgumentHelp("Seconds a --realtime URL may take to answer.", valueName: "seconds"))
+    var realtimeTimeout = 10.0
+    @Option(help: ArgumentHelp("A fetched message older than this (by its header time) is not applied; the previous one stays.", valueName: "seconds"))
+    var realtimeMaxAge = 600.0
     @OptionGroup var db: DatabaseOptions
 
     func validate() throws {
+        for r in realtime {
+            do { _ = try RealtimeSource.parse(r) } catch { throw ValidationError(error.description) }
+        }
+        guard realtimePoll >= 1 && realtimePoll <= 86_400 else { throw ValidationError("--realtime-poll \(realtimePoll): allowed are 1 to 86400 seconds") }
+        guard realtimeTimeout >= 0.1 && realtimeTimeout <= 600 else { throw ValidationError("--realtime-timeout \(realtimeTimeout): allowed are 0.1 to 600 seconds") }
+        guard realtimeMaxAge >= 1 else { throw ValidationError("--realtime-max-age \(realtimeMaxAge): allowed is 1 second or more") }
         try validatePlaces(places)
         guard (0...65_535).contains(port) else { throw ValidationError("--port \(port): allowed are 0 to 65535") }
         guard planBudget > 0 && planBudget <= 60 else { throw ValidationError("--plan-budget \(planBudget): allowed are more than 0 to 60 seconds") }
@@ -78,10 +93,22 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let logger = Logger(label: "transit")
         let live = LiveTimetable()
+        // Before the first timetable, so that it is served with its realtime state.
+        var realtimeFeeds: RealtimeFeeds?
+        if !realtime.isEmpty {
+            let feeds = RealtimeFeeds(sources: realtime.compactMap { try? RealtimeSource.parse($0) }, live: live,
+                                      pollSeconds: realtimePoll, timeoutSeconds: realtimeTimeout, maxAgeSeconds: realtimeMaxAge, logger: logger)
+            var files: [Int: Result<RealtimeMessage, RealtimeSourceError>] = [:]
+            for (i, s) in feeds.sources.enumerated() {
+                if case .file(let path) = s.location { files[i] = readRealtimeFile(path) }
+            }
+            feeds.start(files: files)
+            realtimeFeeds = feeds
+        }
         Reloader(url: url, live: live, feeds: feeds.isEmpty ? nil : feeds,
                  places: Dictionary(placeMap(places).map { ($0.feed, $0.place) }, uniquingKeysWith: { $1 }), logger: logger).start()
         let api = TransitAPI(live: live, planBudget: planBudget, planRate: planRate, planBurst: planBurst,
-                             cors: CORSPolicy(origins: corsOrigins), logger: logger)
+                             cors: CORSPolicy(origins: corsOrigins), realtime: realtimeFeeds, logger: logger)
         let host = self.host
         // The API is GET with a query string of at most 4 KB: a request line or header of
         // 16 KB, 32 KB of headers or 100 of them is more than any client of it sends
@@ -107,5 +134,15 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         Output.err("stopped")
+    }
+}
+
+/// Reads a GTFS-Realtime message file: its bytes decoded, or a plain error naming the file.
+func readRealtimeFile(_ path: String) -> Result<RealtimeMessage, RealtimeSourceError> {
+    guard let data = FileManager.default.contents(atPath: path) else {
+        return .failure(RealtimeSourceError("cannot read the realtime file \(path): no such file or not readable"))
+    }
+    do { return .success(try RealtimeMessage.decode([UInt8](data))) } catch {
+        return .failure(RealtimeSourceError("\(path): \(error)"))
     }
 }

@@ -8,6 +8,7 @@ import FoundationNetworking
 import Geo
 import Planner
 import Raptor
+import Realtime
 import Timetable
 import TransitModel
 import TransitStore
@@ -76,12 +77,15 @@ final class LocalBackend: PlanBackend {
     let planner: JourneyPlanner
     let stops: StopSearch
     let feeds: [(id: String, version: Int)]?
+    /// `--realtime`: the messages' state the plans route on (nil: none given).
+    let realtime: RealtimeState?
 
     init(source: TimetableSourceOptions) throws {
         let assembly = try source.load()
         let network = assembly.network
         planner = assembly.planner
         stops = assembly.stops
+        realtime = try source.realtimeState(network)
         // As the server writes them: the loaded feeds and their versions (none for files).
         if source.gtfs.isEmpty, let versions = try? FeedCatalog(db: source.db.connect()).versions() {
             feeds = network.snapshot.feedIds.map { ($0, versions[$0] ?? 0) }
@@ -109,7 +113,7 @@ final class LocalBackend: PlanBackend {
         var query = PlanQuery(from: r.from, to: r.to, time: r.time, arriveBy: r.arriveBy, parameters: r.parameters,
                               window: r.window.map { $0 * 60 }, modes: nil, wheelchair: r.wheelchair, streets: r.streets)
         if let m = r.modes { query.modes = try ModeFilter.parse(m) }
-        return try planner.answer(query, numItineraries: r.numItineraries).get()
+        return try planner.answer(query, numItineraries: r.numItineraries, realtime: realtime).get()
     }
 
     func timeZone(near place: Place) -> TimeZone {
