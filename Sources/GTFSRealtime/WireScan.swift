@@ -137,7 +137,7 @@ enum WireScan {
     }
 
     /// The first wire-format problem, as "a … at byte N in FeedEntity", or nil when the walk
-    /// finds none.
+    /// finds none. N is where the field at fault starts (its tag), so always inside the bytes.
     static func firstProblem(_ bytes: UnsafeRawBufferPointer) -> String? {
         walk(bytes, .feed, from: 0, to: bytes.count, depth: 0)
     }
@@ -150,8 +150,7 @@ enum WireScan {
                 return "a malformed field tag at byte \(start) in \(kind.name)"
             }
             if wire == 2, kind.submessage(number) != nil || kind.isString(number) {
-                let lengthAt = r.at
-                guard let n = r.varint() else { return "a length that runs past the end at byte \(lengthAt) in \(kind.name)" }
+                guard let n = r.varint() else { return "field \(number) of \(kind.name) at byte \(start) has a length that runs past the end" }
                 guard n <= UInt64(r.end - r.at) else {
                     return "field \(number) of \(kind.name) at byte \(start) needs \(n) bytes, only \(r.end - r.at) remain"
                 }
