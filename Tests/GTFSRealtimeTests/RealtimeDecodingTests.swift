@@ -110,6 +110,20 @@ struct RealtimeDecodingTests {
                 == [.added, .unscheduled, .replacement, .duplicated, .deleted, .new, .scheduled])
     }
 
+    /// DUPLICATED (6), DELETED (7) and NEW (8) came after the reference file the code is
+    /// generated from; written by hand here, byte by byte, as a newer producer would.
+    @Test("trip relationships newer than the reference file are read", arguments: [(6, "DUPLICATED"), (7, "DELETED"), (8, "NEW"), (3, "CANCELED")])
+    func newerTripRelationships(_ value: UInt8, _ name: String) throws {
+        let trip: [UInt8] = [0x0A, 0x01, 0x54, 0x20, value]                  // trip_id "T", schedule_relationship
+        let tripUpdate: [UInt8] = [0x0A, UInt8(trip.count)] + trip           // TripUpdate.trip
+        let entity: [UInt8] = [0x0A, 0x01, 0x65, 0x1A, UInt8(tripUpdate.count)] + tripUpdate  // id "e", trip_update
+        let bytes: [UInt8] = [0x0A, 0x05, 0x0A, 0x03, 0x32, 0x2E, 0x30]     // header { gtfs_realtime_version "2.0" }
+            + [0x12, UInt8(entity.count)] + entity
+        let m = try RealtimeMessage.decode(bytes)
+        #expect(m.tripUpdates.map(\.trip) == [.init(tripId: "T", scheduleRelationship: .init(rawValue: name)!)])
+        #expect(m.encoded() == bytes)
+    }
+
     @Test("names outside the reference's enums are left out, not invented")
     func unknownNames() throws {
         let m = RealtimeMessage(alerts: [.init(entityId: "a", cause: "SOLAR_FLARE", effect: "NO_SERVICE")],
