@@ -336,7 +336,7 @@ enum EnumNames {
 }
 
 /// The first field marked `required` in gtfs-realtime.proto that a message leaves out,
-/// named for a person ("entity 3 (byte offsets unknown): id").
+/// named for a person ("the id of entity 3 of 91").
 enum RequiredFields {
     static func firstMissing(_ feed: TransitRealtime_FeedMessage) -> String? {
         if !feed.hasHeader { return "the header" }
