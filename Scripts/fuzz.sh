@@ -148,7 +148,7 @@ failed=0
         fi
         printf '%-13s %8s %12s %8s %14s %7s %8s  %s\n' "$t" "$took" "${execs:-?}" "${rate:-?}" "${corp:-?}" "${cov:-?}" "${ft:-?}" "$outcome"
     done
-    echo "($(date -u +%Y-%m-%d) $(uname -m), $(nproc) cores, $jobs_at_once at a time, -timeout=$timeout -rss_limit_mb=$rss -max_len=$max_len, -sanitize=$swift_sanitize)"
+    echo "($(date -u +%Y-%m-%d) $(uname -m), $(nproc) cores, $jobs_at_once at a time, -timeout=$timeout -rss_limit_mb=$rss -max_len=$max_len (fuzz-realtime ${FUZZ_MAX_LEN:-49152}), -sanitize=$swift_sanitize)"
 } | tee "$out/summary.txt"
 
 if [ "$failed" = 1 ]; then
