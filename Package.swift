@@ -91,7 +91,7 @@ let package = Package(
         // (NetworkBuilder) and the compact journey strings (CompactJourney).
         .target(name: "TransitTesting", dependencies: ["GTFS", "TransitStore", "Timetable", "FeedNetwork", "Raptor", "TransitModel", "Geo", "Streets", "GTFSRealtime"]),
         // The fuzz targets' checks and seeds: run by libFuzzer (Fuzz/, Scripts/fuzz.sh) and by FuzzChecksTests.
-        .target(name: "FuzzChecks", dependencies: ["GTFS", "TransitModel", "Planner", "PlanText", "Server"]),
+        .target(name: "FuzzChecks", dependencies: ["GTFS", "TransitModel", "Planner", "PlanText", "Server", "GTFSRealtime"]),
 
         // The layers' rules, read from the sources and this manifest (no target dependencies).
         .testTarget(name: "ArchitectureTests"),

@@ -11,7 +11,7 @@ let package = Package(
     dependencies: [
         .package(name: "transit", path: ".."),
     ],
-    targets: ["csv", "gtfs", "time", "query"].map { name in
+    targets: ["csv", "gtfs", "time", "query", "realtime"].map { name in
         .executableTarget(name: "fuzz-\(name)",
                           dependencies: [.product(name: "TransitLibraries", package: "transit")],
                           path: "Sources/fuzz-\(name)")

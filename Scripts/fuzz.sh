@@ -1,20 +1,22 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing with libFuzzer of the readers that take outside bytes: the CSV
 # parser (fuzz-csv), every GTFS file reader through the loader (fuzz-gtfs), time and date
-# parsing (fuzz-time) and the API's query parsing (fuzz-query). The checks are in
+# parsing (fuzz-time), the API's query parsing (fuzz-query) and the GTFS-Realtime reader
+# (fuzz-realtime, protocol buffers). The checks are in
 # Sources/FuzzChecks (FuzzChecksTests run them on every `Scripts/test.sh`); Fuzz/ holds one
 # libFuzzer executable per target.
 #
 #   Scripts/fuzz.sh [SECONDS] [TARGET…]
 #
 #   SECONDS              how long each target runs (default 600; env FUZZ_SECONDS)
-#   TARGET…              fuzz-csv fuzz-gtfs fuzz-time fuzz-query (default: all; the
+#   TARGET…              fuzz-csv fuzz-gtfs fuzz-time fuzz-query fuzz-realtime (default: all; the
 #                        "fuzz-" may be left off)
 #   FUZZ_JOBS=N          targets run at once (default 2, one per core here)
 #   FUZZ_TIMEOUT=S       an input taking longer than S seconds is a hang, a finding
 #                        (libFuzzer -timeout; default 10)
 #   FUZZ_RSS_MB=N        libFuzzer -rss_limit_mb (default 2048)
-#   FUZZ_MAX_LEN=N       libFuzzer -max_len (default 8192: room for a seed file of a real feed)
+#   FUZZ_MAX_LEN=N       libFuzzer -max_len (default 8192: room for a seed file of a real feed;
+#                        fuzz-realtime 49152: room for the 40 KB BART TripUpdates message)
 #   FUZZ_SEED=N          libFuzzer -seed, to repeat a run (default: random, in each log)
 #   FUZZ_KEEP_CORPUS=1   start from the corpus the last run grew, not the seeds alone
 #   FUZZ_ADDRESS=0       build without AddressSanitizer (faster; finds less)
@@ -22,7 +24,8 @@
 # Builds Fuzz/ in release with `-sanitize=fuzzer,address` into .build-fuzz/,
 # writes the seed corpora and dictionaries from real feed rows (Data/*.zip and, when it is
 # there, ../shared/data/gtfs/*.zip: each file's header, its first lines and lines drawn
-# from further in), then runs each target for SECONDS. Everything goes to .build-libfuzzer/
+# from further in; for fuzz-realtime also the real messages ../shared/data/gtfs-rt/*/*.pb,
+# whole and cut into messages of a few entities), then runs each target for SECONDS. Everything goes to .build-libfuzzer/
 # (git-ignored): seeds/, corpus/<target>/ (what the run added), findings/<target>/
 # (crash-*, timeout-*, oom-* inputs), <target>.log and summary.txt, the table printed at
 # the end. Replay a finding with `.build-fuzz/release/<target> FILE`; each one becomes a
@@ -33,7 +36,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root=$(pwd)
 
-all_targets=(fuzz-csv fuzz-gtfs fuzz-time fuzz-query)
+all_targets=(fuzz-csv fuzz-gtfs fuzz-time fuzz-query fuzz-realtime)
 seconds="${FUZZ_SECONDS:-600}"
 if [ $# -gt 0 ] && [[ "$1" =~ ^[0-9]+$ ]]; then seconds="$1"; shift; fi
 case "$seconds" in "" | *[!0-9]* | 0) echo "fuzz.sh: SECONDS must be a positive number, not '$seconds'" >&2; exit 2 ;; esac
@@ -88,14 +91,22 @@ done
 if [ -d ../shared/data/gtfs ]; then
     for zip in ../shared/data/gtfs/*.zip; do feeds+=("$(cd "$(dirname "$zip")" && pwd -P)/$(basename "$zip")"); done
 fi
+# The real GTFS-Realtime messages (fuzz-realtime's seeds), when the shared data is there.
+messages=()
+if [ -d ../shared/data/gtfs-rt ]; then
+    for pb in ../shared/data/gtfs-rt/*/*.pb; do [ -f "$pb" ] && messages+=("$(cd "$(dirname "$pb")" && pwd -P)/$(basename "$pb")"); done
+fi
 # ZIPFoundation leaves a few hundred bytes behind per archive: not what is fuzzed here.
-TRANSIT_FUZZ_FEEDS=$(IFS=:; echo "${feeds[*]}") TRANSIT_FUZZ_SEEDS="$out/seeds" ASAN_OPTIONS=detect_leaks=0 "$bin/fuzz-csv" >&2
+TRANSIT_FUZZ_FEEDS=$(IFS=:; echo "${feeds[*]}") TRANSIT_FUZZ_REALTIME=$(IFS=:; echo "${messages[*]}") \
+    TRANSIT_FUZZ_SEEDS="$out/seeds" ASAN_OPTIONS=detect_leaks=0 "$bin/fuzz-csv" >&2
 
 run_target() {
     local t="$1" corpus="$out/corpus/$1" findings="$out/findings/$1" log="$out/$1.log"
     [ "${FUZZ_KEEP_CORPUS:-0}" = 1 ] || rm -rf "$corpus"
     mkdir -p "$corpus" "$findings"
-    local args=(-max_total_time="$seconds" -timeout="$timeout" -rss_limit_mb="$rss" -max_len="$max_len"
+    local len="$max_len"
+    [ "$t" != fuzz-realtime ] || len="${FUZZ_MAX_LEN:-49152}"
+    local args=(-max_total_time="$seconds" -timeout="$timeout" -rss_limit_mb="$rss" -max_len="$len"
                 -dict="$out/seeds/$t.dict" -artifact_prefix="$findings/" -print_final_stats=1)
     [ -z "${FUZZ_SEED:-}" ] || args+=(-seed="$FUZZ_SEED")
     local start rc=0
@@ -117,7 +128,7 @@ wait || true
 # One row per target: libFuzzer's final stats and its last status line (cov, ft, corp).
 failed=0
 {
-    printf '%-11s %8s %12s %8s %14s %7s %8s  %s\n' target seconds executions "exec/s" corpus cov ft outcome
+    printf '%-13s %8s %12s %8s %14s %7s %8s  %s\n' target seconds executions "exec/s" corpus cov ft outcome
     for t in "${targets[@]}"; do
         log="$out/$t.log"
         read -r rc took <"$out/$t.status"
@@ -135,9 +146,9 @@ failed=0
             kind=${finding%%-*}
             outcome="${kind:-exit $rc}: ${finding:+.build-libfuzzer/findings/$t/$finding}"
         fi
-        printf '%-11s %8s %12s %8s %14s %7s %8s  %s\n' "$t" "$took" "${execs:-?}" "${rate:-?}" "${corp:-?}" "${cov:-?}" "${ft:-?}" "$outcome"
+        printf '%-13s %8s %12s %8s %14s %7s %8s  %s\n' "$t" "$took" "${execs:-?}" "${rate:-?}" "${corp:-?}" "${cov:-?}" "${ft:-?}" "$outcome"
     done
-    echo "($(date -u +%Y-%m-%d) $(uname -m), $(nproc) cores, $jobs_at_once at a time, -timeout=$timeout -rss_limit_mb=$rss -max_len=$max_len, -sanitize=$swift_sanitize)"
+    echo "($(date -u +%Y-%m-%d) $(uname -m), $(nproc) cores, $jobs_at_once at a time, -timeout=$timeout -rss_limit_mb=$rss -max_len=$max_len (fuzz-realtime ${FUZZ_MAX_LEN:-49152}), -sanitize=$swift_sanitize)"
 } | tee "$out/summary.txt"
 
 if [ "$failed" = 1 ]; then

@@ -9,6 +9,7 @@
 #   postgresql (server, only if no /usr/lib/postgresql/*/bin/initdb)  Scripts/postgres.sh
 #   unzip, time, bc                                             benchmarks (bench-import.sh)
 #   zip                                                         tests zip an unpacked feed back (FixtureTests)
+#   protobuf-compiler (protoc)                                  Scripts/generate-protobuf.sh (GTFS-Realtime code)
 #   osm2pgsql, postgresql-N-postgis-3, postgresql-N-pgrouting   `transit import-osm` (streets into PostGIS) and the
 #                                                               tests' independent check of walk lengths (pgr_dijkstra);
 #                                                               N is the installed server's major version
@@ -19,7 +20,7 @@ if ! command -v swift >/dev/null 2>&1; then
     exit 1
 fi
 
-packages=(libpq-dev libproj-dev proj-data libgeos-dev zlib1g-dev pkg-config unzip zip time bc librsvg2-bin)
+packages=(libpq-dev libproj-dev proj-data libgeos-dev zlib1g-dev pkg-config unzip zip time bc librsvg2-bin protobuf-compiler)
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
     echo "setup.sh: not a Debian system; install yourself: libpq, PROJ, zlib, pkg-config, a PostgreSQL server, unzip, zip" >&2

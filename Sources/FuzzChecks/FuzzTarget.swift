@@ -34,6 +34,7 @@ public struct FuzzTarget: Sendable {
     public static let gtfs = FuzzTarget(name: "fuzz-gtfs", check: GTFSCheck.check, seeds: GTFSCheck.seeds, dictionary: GTFSCheck.dictionary)
     public static let time = FuzzTarget(name: "fuzz-time", check: TimeCheck.check, seeds: TimeCheck.seeds, dictionary: TimeCheck.dictionary)
     public static let query = FuzzTarget(name: "fuzz-query", check: QueryCheck.check, seeds: QueryCheck.seeds, dictionary: QueryCheck.dictionary)
+    public static let realtime = FuzzTarget(name: "fuzz-realtime", check: RealtimeCheck.check, seeds: RealtimeCheck.seeds, dictionary: RealtimeCheck.dictionary)
 
-    public static let all: [FuzzTarget] = [csv, gtfs, time, query]
+    public static let all: [FuzzTarget] = [csv, gtfs, time, query, realtime]
 }

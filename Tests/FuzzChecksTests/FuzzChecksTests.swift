@@ -18,7 +18,7 @@ struct FuzzChecksTests {
     }
 
     /// Mutations per target; GTFS inputs load a feed three times each, so fewer of them.
-    static let mutations = ["fuzz-csv": 1500, "fuzz-gtfs": 400, "fuzz-time": 2000, "fuzz-query": 1500]
+    static let mutations = ["fuzz-csv": 1500, "fuzz-gtfs": 400, "fuzz-time": 2000, "fuzz-query": 1500, "fuzz-realtime": 2000]
 
     @Test("the bundled feeds give seeds to every target")
     func seedsExist() {
@@ -43,6 +43,31 @@ struct FuzzChecksTests {
             do { try target.check(input) } catch {
                 Issue.record("\(error)\ninput (base64): \(Data(input).base64EncodedString())")
                 return  // the first failure says enough; the rest would repeat it
+            }
+        }
+    }
+
+    /// fuzz-realtime's seeds from the real messages (BART's TripUpdates and alert, as
+    /// Scripts/fuzz.sh gives them) and mutations of them, as libFuzzer starts.
+    @Test("fuzz-realtime: the real BART messages, their parts and mutations keep every property")
+    func realtimeRealMessages() throws {
+        let dir = try FeedFixtures.sharedDataDirectory().appendingPathComponent("gtfs-rt/bart")
+        let messages = try ["bart-trip-updates.pb", "bart-alerts.pb"].map { [UInt8](try Data(contentsOf: dir.appendingPathComponent($0))) }
+        let seeds = RealtimeCheck.seeds([], messages: messages)
+        // Whole, 91 trip updates in parts of 1, 2 and 4 (24 parts of each at most), the alert
+        // whole and as its own part, and the two messages made in code (empty, differential).
+        #expect(seeds.count == 1 + 24 + 24 + 23 + 1 + 1 + 2)
+        let tokens = RealtimeCheck.dictionary([]).map { Array($0.utf8) }
+        var random = SeededRandom(seed: 0x5EED_0B0B)
+        var inputs = seeds
+        for _ in 0..<1500 {
+            inputs.append(ByteMutator.mutate(seeds.randomElement(using: &random)!, other: seeds.randomElement(using: &random)!,
+                                             tokens: tokens, using: &random))
+        }
+        for input in inputs {
+            do { try FuzzTarget.realtime.check(input) } catch {
+                Issue.record("\(error)\ninput (base64): \(Data(input).base64EncodedString())")
+                return
             }
         }
     }
