@@ -79,8 +79,20 @@ import Testing
         let forbidden: Set<String> = ["PlanJSON", "PlanText", "Server", "TransitCLI", "Coverage", "TransitStore", "GTFS",
                                       "CLibPQ", "Hummingbird", "NIOCore", "NIOPosix", "Logging", "ArgumentParser"]
         #expect(reach.isDisjoint(with: forbidden), "Planner reaches \(reach.intersection(forbidden).sorted())")
-        #expect(reach.subtracting(Self.system).isSubset(of: ["Raptor", "Timetable", "FeedNetwork", "TransitModel", "Geo", "Streets"]),
+        // Realtime: the overlay of GTFS-Realtime updates; GTFSRealtime: their plain values
+        // (the alerts on rides). Neither reads files or the network.
+        #expect(reach.subtracting(Self.system).isSubset(of: ["Raptor", "Timetable", "FeedNetwork", "TransitModel", "Geo", "Streets",
+                                                              "Realtime", "GTFSRealtime"]),
                 "Planner reaches \(reach.subtracting(Self.system).sorted())")
+    }
+
+    /// The realtime overlay is built from messages already read: no store, no HTTP, no face.
+    @Test("Realtime imports only GTFSRealtime, FeedNetwork, Timetable and TransitModel")
+    func realtime() throws {
+        let reach = try Self.imports(of: "Realtime").union(Self.declared("Realtime")).subtracting(Self.system)
+        #expect(reach.isSubset(of: ["GTFSRealtime", "FeedNetwork", "Timetable", "TransitModel"]), "Realtime reaches \(reach.sorted())")
+        let reader = try Self.imports(of: "GTFSRealtime").union(Self.declared("GTFSRealtime")).subtracting(Self.system)
+        #expect(reader.isSubset(of: ["SwiftProtobuf", "swift-protobuf"]), "GTFSRealtime reaches \(reader.sorted())")
     }
 
     /// The walk graph is a leaf: no database, no timetable, no face; it is built from the
