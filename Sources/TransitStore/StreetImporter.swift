@@ -190,7 +190,9 @@ public struct StreetImporter {
     /// Runs osm2pgsql into `schema`; returns its peak memory in bytes. Its progress lines
     /// become ours; a failure becomes a plain error.
     private func runOsm2pgsql(tool: String, file: String, schema: String, progress: (String) -> Void) throws -> Int {
-        let style = FileManager.default.temporaryDirectory.appendingPathComponent("transit-walkable-\(getpid())-\(schema).lua")
+        // Unique per call: two imports into two databases may stage under the same schema
+        // name in one process at once (the tests do), and each removes its own file.
+        let style = FileManager.default.temporaryDirectory.appendingPathComponent("transit-walkable-\(getpid())-\(schema)-\(UUID().uuidString).lua")
         try Self.walkableStyle.write(to: style, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: style) }
         let process = Process()
