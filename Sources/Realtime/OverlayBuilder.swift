@@ -175,12 +175,10 @@ struct OverlayBuilder {
             let p: Int
             if let seq = s.stopSequence {
                 // The timetable keeps no stop_sequence (FeedSnapshot drops it): stop_sequence
-                // k names the trip's k-th stop time (1-based), checked against stop_id if given.
+                // k names the trip's k-th stop time (1-based). The model names the stop time by
+                // stop_sequence when there is one: a stop_id beside it is not checked.
                 p = seq - 1
                 guard p >= 0 && p < length else { throw Refusal(code: "unknown-stop", detail: "no stop_sequence \(seq) in the trip") }
-                if let id = s.stopId, snapshot.stops[tt.routeStops[stopsStart + p].index].stopId != id {
-                    throw Refusal(code: "unknown-stop", detail: "stop_sequence \(seq) is not at stop \(id)")
-                }
                 guard p > previous else { throw Refusal(code: "unordered-stops", detail: "stop_sequence \(seq) is not after the stop before") }
             } else if let id = s.stopId {
                 var found = -1
