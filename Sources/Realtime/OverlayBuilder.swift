@@ -40,6 +40,8 @@ struct OverlayBuilder {
 
     var records: [RealtimeTrip] = []
     var recordIndex: [TripDay: Int] = [:]
+    /// (trip, day) pairs an update named so far.
+    var seen: Set<TripDay> = []
     var removed: [(trip: TripIndex, day: Int32)] = []
     struct GroupKey: Hashable { var route: Int32; var day: Int32; var skipped: [Bool] }
     struct Run { var record: Int; var trip: Int32; var arr: [Int32]; var dep: [Int32] }
@@ -105,7 +107,7 @@ struct OverlayBuilder {
             for u in message.tripUpdates { refuse(u, Refusal(code: "differential", detail: "a DIFFERENTIAL message is not applied")) }
             reports.append(report); return
         }
-        var context = FeedContext(feed: Int32(feed), snapshot: snapshot, needsTrips: message.tripUpdates.contains { $0.trip.tripId != nil })
+        var context = FeedContext(feed: Int32(feed), network: network, needsTrips: message.tripUpdates.contains { $0.trip.tripId != nil })
         for u in message.tripUpdates {
             do {
                 try apply(u, feedId: feedId, message: message, context: &context)
@@ -128,12 +130,9 @@ struct OverlayBuilder {
         var routeById: [String: Int32]? = nil
         /// Snapshot route -> its timetable routes (made on first use).
         var routesOfSource: [Int32: [Int32]]? = nil
-        init(feed: Int32, snapshot: FeedSnapshot, needsTrips: Bool) {
+        init(feed: Int32, network: TransitNetwork, needsTrips: Bool) {
             self.feed = feed
-            if needsTrips {
-                tripById.reserveCapacity(snapshot.trips.count)
-                for (i, t) in snapshot.trips.enumerated() where t.feed == feed { tripById[t.tripId] = Int32(i) }
-            }
+            if needsTrips { tripById = network.tripIndex(feed: Int(feed)) }
         }
     }
 
@@ -150,7 +149,8 @@ struct OverlayBuilder {
         let (sourceTrip, day) = try match(u.trip, message: message, context: &context)
         let t = Int(firstRun[Int(sourceTrip)])
         let key = TripDay(trip: Int32(t), day: Int32(day))
-        guard recordIndex[key] == nil else {
+        // The first update of a trip and date counts, applied or not.
+        guard seen.insert(key).inserted else {
             throw Refusal(code: "duplicate-update", detail: "a second update for trip \(snapshot.trips[Int(sourceTrip)].tripId) on that date")
         }
         let r = Int(tripRoute[t])

@@ -78,6 +78,9 @@ public final class RealtimeState: Sendable {
     /// Every applied update's outcome (cancelled, changed or unchanged trips), in no order.
     public var updatedTrips: [RealtimeTrip] { Array(trips.values) }
 
+    /// Whether an update was applied (a trip changed, cancelled, or confirmed on time).
+    public var hasUpdates: Bool { !trips.isEmpty }
+
     /// How many trips the overlay added as trips of new routes, and how many routes.
     public var addedTrips: Int { newTripStatic.count }
     public var addedRoutes: Int { newRouteStatic.count }

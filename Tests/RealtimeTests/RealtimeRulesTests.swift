@@ -159,6 +159,10 @@ struct RealtimeRulesTests {
         #expect(c.report.applied == 1)
         #expect(c.report.rejected == ["duplicate-update": 1, "not-running": 1, "bad-date": 1])
         #expect(c.times("T1") == ["A 0:00", "B 0:11", "C 0:21", "D 0:31"])
+        // The first counts even when it is not applied.
+        let d = try RealtimeCase(lineABCD(), [update("T1", [at("B", arrival: utc("0:12"), departure: utc("0:11"))]),
+                                              update("T1", [at("B", delay: 60)], entity: "again")])
+        #expect(d.report.rejected == ["times-backwards": 1, "duplicate-update": 1])
     }
 
     @Test func withoutStartDateTheMessageDateCounts() throws {
