@@ -556,9 +556,10 @@ public final class JourneyPlanner: Sendable {
         try plan(query, filter: rideFilter(modes: query.modes, wheelchair: query.wheelchair), rt: routing(query, realtime))
     }
 
-    /// The realtime routing a query uses (nil: the static timetable).
+    /// The realtime routing a query uses (nil: the static timetable). A state built on
+    /// another timetable (the feeds reloaded since) is not used: its trips are not ours.
     func routing(_ query: PlanQuery, _ realtime: RealtimeState?) -> RealtimeRouting? {
-        guard query.realtime, let realtime, realtime.timetable !== timetable || !realtime.updatedTrips.isEmpty else { return nil }
+        guard query.realtime, let realtime, realtime.staticTimetable === timetable, realtime.hasUpdates else { return nil }
         return realtimeCache.routing(realtime)
     }
 
