@@ -126,8 +126,7 @@ extension RaptorRouter {
                     let first = request.time + w.seconds - base
                     var lo = 0, hi = nt
                     while lo < hi { let mid = (lo + hi) / 2; if Int64(tt.departures[column + mid]) < first { lo = mid + 1 } else { hi = mid } }
-                    let removals = tt.hasRemovedTrips(route: r)
-                    for j in lo..<nt where (request.filter.trips?[tripBase + j] ?? true) && !(removals && tt.tripRemoved(tripBase + j, day: day)) {
+                    for j in lo..<nt where request.filter.trips?[tripBase + j] ?? true {
                         let leave = base + Int64(tt.departures[column + j]) - w.seconds
                         if leave > request.time + window { break }
                         departures[leave, default: []].append(.init(route: running.route[i], position: running.position[i]))
@@ -461,9 +460,6 @@ struct Search {
         let tripBase = Int(tt.routeTripOffsets[r]), nt = Int(tt.routeTripOffsets[r + 1]) - tripBase
         let times = Int(tt.routeTimeOffsets[r])
         let base = tt.dayBase[Int(tt.routeTimeZone[r]) * tt.dayCount + day]
-        // Trips a realtime overlay took off this route on some day (cancelled, or moved to
-        // a route of their own): stepped over like a filter's, on their day only.
-        let removals = tt.hasRemovedTrips(route: r)
         // The trip ridden (within the route) and where it was boarded.
         var current = Search.notBoarded, boardPos = Search.notBoarded
         var pos = from
@@ -499,9 +495,7 @@ struct Search {
                         while lo < hi { let mid = (lo + hi) / 2; if Int64(tt.departures[column + mid]) < target { lo = mid + 1 } else { hi = mid } }
                         // Trips keep their order at every stop: the first allowed one from here.
                         let limit = current == Search.notBoarded ? nt : current
-                        if filterTrips || removals {
-                            while lo < limit && ((filterTrips && !tripAllowed[tripBase + lo]) || (removals && tt.tripRemoved(tripBase + lo, day: day))) { lo += 1 }
-                        }
+                        if filterTrips { while lo < limit && !tripAllowed[tripBase + lo] { lo += 1 } }
                         // Every trip of a route runs on the same days (one service per route).
                         if lo < limit { current = lo; boardPos = pos }
                     }
@@ -513,9 +507,7 @@ struct Search {
                         var lo = floor, hi = nt
                         while lo < hi { let mid = (lo + hi) / 2; if Int64(tt.arrivals[column + mid]) <= target { lo = mid + 1 } else { hi = mid } }
                         var pick = lo - 1
-                        if filterTrips || removals {
-                            while pick >= floor && ((filterTrips && !tripAllowed[tripBase + pick]) || (removals && tt.tripRemoved(tripBase + pick, day: day))) { pick -= 1 }
-                        }
+                        if filterTrips { while pick >= floor && !tripAllowed[tripBase + pick] { pick -= 1 } }
                         if pick >= floor { current = pick; boardPos = pos }
                     }
                 }

@@ -23,9 +23,12 @@ public struct RealtimeTrip: Sendable, Equatable {
 }
 
 /// Matches a feed's TripUpdates to timetable trips and dates and works out their times;
-/// `finish` appends the changed trips as routes of their own (one single-day service per
-/// date, grouped by static route, skipped stops and date, split so that no trip overtakes
-/// another) and removes them from their static routes on that day only.
+/// `finish` replaces each static route's day that an applied update changes (a trip's
+/// times, a skipped stop, a cancellation) by routes of their own: every trip of that route
+/// and day, updated or as scheduled, cancelled ones left out, grouped by skipped stops,
+/// split so that no trip overtakes another, on a service running that date only. The
+/// static route is taken off that day (`Timetable.routeRemovedDays`, which the router
+/// bakes into its per-days route lists: its loops pay nothing).
 struct OverlayBuilder {
     let network: TransitNetwork
     let tt: Timetable
@@ -42,11 +45,13 @@ struct OverlayBuilder {
     var recordIndex: [TripDay: Int] = [:]
     /// (trip, day) pairs an update named so far.
     var seen: Set<TripDay> = []
-    var removed: [(trip: TripIndex, day: Int32)] = []
-    struct GroupKey: Hashable { var route: Int32; var day: Int32; var skipped: [Bool] }
-    struct Run { var record: Int; var trip: Int32; var arr: [Int32]; var dep: [Int32] }
-    var groupIndex: [GroupKey: Int] = [:]
-    var groups: [(key: GroupKey, runs: [Run])] = []
+    /// Static (route, day) pairs an applied update changes.
+    var affected: Set<RouteDay> = []
+    struct RouteDay: Hashable { var route: Int32; var day: Int32 }
+    /// (trip, day) -> its updated times and skipped positions; cancelled ones.
+    var changed: [TripDay: (arr: [Int32], dep: [Int32], skipped: [Bool])] = [:]
+    var cancelled: Set<TripDay> = []
+    struct Run { var trip: Int32; var arr: [Int32]; var dep: [Int32] }
     var reports: [RealtimeFeedReport] = []
 
     struct TripDay: Hashable { var trip: Int32; var day: Int32 }
@@ -157,7 +162,8 @@ struct OverlayBuilder {
         if u.trip.scheduleRelationship == .canceled || u.trip.scheduleRelationship == .deleted {
             recordIndex[key] = records.count
             records.append(RealtimeTrip(staticTrip: TripIndex(t), day: day, trip: nil, skipped: [], entityId: u.entityId, feedId: feedId))
-            removed.append((TripIndex(t), Int32(day)))
+            cancelled.insert(key)
+            affected.insert(RouteDay(route: Int32(r), day: Int32(day)))
             return
         }
         // The trip's scheduled times (seconds from its day's base), by route position.
@@ -229,12 +235,12 @@ struct OverlayBuilder {
             }
         }
         var newArr = arr, newDep = dep
-        var changed = false
+        var isChanged = false
         for p in 0..<length {
             let a = Int64(arr[p]) + arrDelay[p], d = Int64(dep[p]) + depDelay[p]
             guard abs(a) < 1 << 30 && abs(d) < 1 << 30 else { throw Refusal(code: "bad-date", detail: "a time out of range") }
             newArr[p] = Int32(a); newDep[p] = Int32(d)
-            if arrDelay[p] != 0 || depDelay[p] != 0 || skipped[p] { changed = true }
+            if arrDelay[p] != 0 || depDelay[p] != 0 || skipped[p] { isChanged = true }
         }
         for p in 0..<length {
             if newArr[p] > newDep[p] || (p + 1 < length && newDep[p] > newArr[p + 1]) {
@@ -244,15 +250,12 @@ struct OverlayBuilder {
         }
         let skippedPositions = (0..<length).filter { skipped[$0] }.map(RoutePosition.init)
         recordIndex[key] = records.count
-        records.append(RealtimeTrip(staticTrip: TripIndex(t), day: day, trip: changed ? nil : TripIndex(t), skipped: skippedPositions,
+        // The trip's index in the overlay is set by `finish` when its route-day is replaced.
+        records.append(RealtimeTrip(staticTrip: TripIndex(t), day: day, trip: TripIndex(t), skipped: skippedPositions,
                                     entityId: u.entityId, feedId: feedId))
-        guard changed else { return }
-        removed.append((TripIndex(t), Int32(day)))
-        var board = [Bool](repeating: false, count: 0)
-        board = skipped
-        let g = GroupKey(route: Int32(r), day: Int32(day), skipped: board)
-        let run = Run(record: records.count - 1, trip: Int32(t), arr: newArr, dep: newDep)
-        if let i = groupIndex[g] { groups[i].runs.append(run) } else { groupIndex[g] = groups.count; groups.append((g, [run])) }
+        guard isChanged else { return }
+        changed[key] = (newArr, newDep, skipped)
+        affected.insert(RouteDay(route: Int32(r), day: Int32(day)))
     }
 
     /// The snapshot trip and service day an update names, or why none.
@@ -320,8 +323,10 @@ struct OverlayBuilder {
         let serviceBase = tt.serviceWords == 0 ? 0 : tt.serviceDays.count / tt.serviceWords
         var dayService: [Int32: ServiceIndex] = [:]
         var newTripStatic: [TripIndex] = [], newRouteStatic: [RouteIndex] = []
-        for group in groups {
-            let r = Int(group.key.route), day = group.key.day
+        var removed: [(route: RouteIndex, day: Int32)] = []
+        for routeDay in affected.sorted(by: { ($0.day, $0.route) < ($1.day, $1.route) }) {
+            let r = Int(routeDay.route), day = routeDay.day
+            removed.append((RouteIndex(r), day))
             let service: ServiceIndex
             if let s = dayService[day] { service = s } else {
                 service = ServiceIndex(serviceBase + dayService.count)
@@ -330,47 +335,71 @@ struct OverlayBuilder {
                 words[Int(day) >> 6] |= 1 << UInt64(day & 63)
                 extraServiceDays += words
             }
-            let runs = group.runs.sorted { a, b in
-                for i in 0..<a.dep.count where a.dep[i] != b.dep[i] { return a.dep[i] < b.dep[i] }
-                for i in 0..<a.arr.count where a.arr[i] != b.arr[i] { return a.arr[i] < b.arr[i] }
-                return a.trip < b.trip
+            // Every trip of the route that day: updated, as scheduled, or (cancelled) none;
+            // grouped by the stops they skip.
+            let stopsStart = Int(tt.routeStopOffsets[r]), stopsEnd = Int(tt.routeStopOffsets[r + 1]), length = stopsEnd - stopsStart
+            let tripStart = Int(tt.routeTripOffsets[r]), nt = Int(tt.routeTripOffsets[r + 1]) - tripStart
+            let times = Int(tt.routeTimeOffsets[r])
+            var groups: [(skipped: [Bool], runs: [Run])] = []
+            let noSkips = [Bool](repeating: false, count: length)
+            for j in 0..<nt {
+                let t = tripStart + j, key = TripDay(trip: Int32(t), day: day)
+                if cancelled.contains(key) { continue }
+                let run: Run, skipped: [Bool]
+                if let c = changed[key] {
+                    run = Run(trip: Int32(t), arr: c.arr, dep: c.dep); skipped = c.skipped
+                } else {
+                    var arr = [Int32](repeating: 0, count: length), dep = arr
+                    for p in 0..<length { arr[p] = tt.arrivals[times + p * nt + j]; dep[p] = tt.departures[times + p * nt + j] }
+                    run = Run(trip: Int32(t), arr: arr, dep: dep); skipped = noSkips
+                }
+                if let g = groups.firstIndex(where: { $0.skipped == skipped }) { groups[g].runs.append(run) } else { groups.append((skipped, [run])) }
             }
-            // Split so that no trip overtakes another (as the builder splits static routes).
-            var chains: [[Run]] = []
-            for run in runs {
-                if let c = chains.firstIndex(where: { chain in
-                    let last = chain[chain.count - 1]
-                    return (0..<run.dep.count).allSatisfy { last.dep[$0] <= run.dep[$0] && last.arr[$0] <= run.arr[$0] }
-                }) { chains[c].append(run) } else { chains.append([run]) }
-            }
-            let stopsStart = Int(tt.routeStopOffsets[r]), stopsEnd = Int(tt.routeStopOffsets[r + 1])
-            for chain in chains {
-                extra.routeStops += tt.routeStops[stopsStart..<stopsEnd]
-                for (p, i) in (stopsStart..<stopsEnd).enumerated() {
-                    extra.routeCanBoard.append(tt.routeCanBoard[i] && !group.key.skipped[p])
-                    extra.routeCanAlight.append(tt.routeCanAlight[i] && !group.key.skipped[p])
+            for group in groups {
+                // Static routes are in departure order already; updated trips may not be.
+                let runs = group.runs.sorted { a, b in
+                    for i in 0..<a.dep.count where a.dep[i] != b.dep[i] { return a.dep[i] < b.dep[i] }
+                    for i in 0..<a.arr.count where a.arr[i] != b.arr[i] { return a.arr[i] < b.arr[i] }
+                    return a.trip < b.trip
                 }
-                extra.routeStopShapeDistance += tt.routeStopShapeDistance[stopsStart..<stopsEnd]
-                extra.routeStopOffsets.append(Int32(extra.routeStops.count))
-                for p in 0..<(stopsEnd - stopsStart) {
-                    for run in chain { extra.departures.append(run.dep[p]); extra.arrivals.append(run.arr[p]) }
+                // Split so that no trip overtakes another (as the builder splits static routes).
+                var chains: [[Run]] = []
+                for run in runs {
+                    if let c = chains.firstIndex(where: { chain in
+                        let last = chain[chain.count - 1]
+                        return (0..<run.dep.count).allSatisfy { last.dep[$0] <= run.dep[$0] && last.arr[$0] <= run.arr[$0] }
+                    }) { chains[c].append(run) } else { chains.append([run]) }
                 }
-                extra.routeTimeOffsets.append(Int32(extra.departures.count))
-                for run in chain {
-                    records[run.record].trip = TripIndex(tt.tripCount + extra.tripService.count)
-                    extra.tripService.append(service)
-                    extra.tripSource.append(tt.tripSource[Int(run.trip)])
-                    extra.tripShape.append(tt.tripShape[Int(run.trip)])
-                    newTripStatic.append(TripIndex(Int(run.trip)))
+                for chain in chains {
+                    extra.routeStops += tt.routeStops[stopsStart..<stopsEnd]
+                    for (p, i) in (stopsStart..<stopsEnd).enumerated() {
+                        extra.routeCanBoard.append(tt.routeCanBoard[i] && !group.skipped[p])
+                        extra.routeCanAlight.append(tt.routeCanAlight[i] && !group.skipped[p])
+                    }
+                    extra.routeStopShapeDistance += tt.routeStopShapeDistance[stopsStart..<stopsEnd]
+                    extra.routeStopOffsets.append(Int32(extra.routeStops.count))
+                    for p in 0..<length {
+                        for run in chain { extra.departures.append(run.dep[p]); extra.arrivals.append(run.arr[p]) }
+                    }
+                    extra.routeTimeOffsets.append(Int32(extra.departures.count))
+                    for run in chain {
+                        if let i = recordIndex[TripDay(trip: run.trip, day: day)] {
+                            records[i].trip = TripIndex(tt.tripCount + extra.tripService.count)
+                        }
+                        extra.tripService.append(service)
+                        extra.tripSource.append(tt.tripSource[Int(run.trip)])
+                        extra.tripShape.append(tt.tripShape[Int(run.trip)])
+                        newTripStatic.append(TripIndex(Int(run.trip)))
+                    }
+                    extra.routeTripOffsets.append(Int32(extra.tripService.count))
+                    extra.routeTimeZone.append(tt.routeTimeZone[r])
+                    extra.routeSourceRoute.append(tt.routeSourceRoute[r])
+                    extra.routeService.append(service)
+                    newRouteStatic.append(RouteIndex(r))
                 }
-                extra.routeTripOffsets.append(Int32(extra.tripService.count))
-                extra.routeTimeZone.append(tt.routeTimeZone[r])
-                extra.routeSourceRoute.append(tt.routeSourceRoute[r])
-                extra.routeService.append(service)
-                newRouteStatic.append(RouteIndex(r))
             }
         }
-        let timetable = groups.isEmpty && removed.isEmpty ? tt
+        let timetable = removed.isEmpty ? tt
             : Timetable(overlaying: tt, extra: extra, extraServiceDays: extraServiceDays, removed: removed)
         var trips: [RealtimeState.TripDay: RealtimeTrip] = [:]
         trips.reserveCapacity(records.count)

@@ -9,13 +9,13 @@ import TransitModel
 /// what was not. The static timetable is never changed: `timetable` shares its arrays
 /// where nothing changed.
 ///
-/// How the overlay is laid out (docs/routing-model.md, "Realtime"): a trip an update
-/// changes is removed from its static route on that date only (`Timetable.tripRemovedDays`,
-/// which the router reads only on routes that have such trips) and runs that date as a
-/// trip of a new route appended after the static ones (same stops, its skipped stops
-/// neither boarding nor alighting, a service running on that date only; new routes are
-/// split so that no trip overtakes another). A cancelled trip is only removed. Static
-/// routes and trips keep their indexes.
+/// How the overlay is laid out (docs/routing-model.md, "Realtime"): each static route's day
+/// that an applied update changes (times, skipped stops, a cancellation) is taken off that
+/// route (`Timetable.routeRemovedDays`) and runs as new routes appended after the static
+/// ones: the same stops, every trip of that route and day (updated or as scheduled,
+/// cancelled ones left out), skipped stops neither boarding nor alighting, on a service
+/// running that date only, split so that no trip overtakes another. Static routes and
+/// trips keep their indexes; `staticTrip(of:)` and `staticRoute(of:)` map the new ones back.
 public final class RealtimeState: Sendable {
     /// The timetable with the updates applied: the router reads this one when a request
     /// asks for realtime (the routing model's "Realtime": exactly as if the static feed had

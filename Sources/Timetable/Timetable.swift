@@ -73,15 +73,13 @@ public final class Timetable: Sendable {
     public let tripSource: [SourceTripIndex]
     // Trip -> its shape (index in snapshot.shapeIds), or `ShapeIndex.noShape` (`shape(ofTrip:)` says nil).
     public let tripShape: [ShapeIndex]
-    // Trip -> the days (since firstDay) on which it does not run although its service does
-    // (a realtime overlay's cancelled trips, and trips moved to a route of their own that
-    // day): tripRemovedDays[tripRemovedOffsets[t] ..< tripRemovedOffsets[t + 1]]. Both
-    // empty when no trip has one (the static timetable).
-    public let tripRemovedOffsets: [Int32]
-    public let tripRemovedDays: [Int32]
-    // Route -> whether a trip of it has a removed day; empty when none has. The router
-    // looks at removed days only on such routes.
-    public let routeHasRemovedTrips: [Bool]
+    // Route -> the days (since firstDay) on which it does not run although its service
+    // does: a realtime overlay replaced its trips of that day by routes of their own
+    // (updated times, skipped stops, cancelled trips left out):
+    // routeRemovedDays[routeRemovedOffsets[r] ..< routeRemovedOffsets[r + 1]]. Both empty
+    // when no route has one (the static timetable).
+    public let routeRemovedOffsets: [Int32]
+    public let routeRemovedDays: [Int32]
 
     // MARK: Service days
 
@@ -188,16 +186,16 @@ public final class Timetable: Sendable {
         self.footInOffsets = inOffsets
         self.footIn = inList
         self.sameStopRule = sameStopRule; self.sameStopMinTime = sameStopMinTime
-        self.tripRemovedOffsets = []; self.tripRemovedDays = []; self.routeHasRemovedTrips = []
+        self.routeRemovedOffsets = []; self.routeRemovedDays = []
     }
 
     /// `base` with `extra` routes appended (their trips after base's, their services after
-    /// base's: `extraServiceDays` holds `serviceWords` words per new service) and trips
-    /// removed on single days (`removed`: timetable trip of `base`, day since firstDay).
+    /// base's: `extraServiceDays` holds `serviceWords` words per new service) and routes
+    /// taken off single days (`removed`: route of `base`, day since firstDay).
     /// Stops, footpaths, days and base's routes keep their indexes; arrays nothing changes
     /// are shared with `base` (copy-on-write). What a realtime overlay is built with.
     public init(overlaying base: Timetable, extra: TimetableRoutes, extraServiceDays: [UInt64],
-                removed: [(trip: TripIndex, day: Int32)]) {
+                removed: [(route: RouteIndex, day: Int32)]) {
         precondition(extraServiceDays.count % max(1, base.serviceWords) == 0, "whole services")
         stopCount = base.stopCount; stopLatitude = base.stopLatitude; stopLongitude = base.stopLongitude
         stopBoardable = base.stopBoardable; stopFeed = base.stopFeed
@@ -271,33 +269,27 @@ public final class Timetable: Sendable {
         footInOffsets = base.footInOffsets; footIn = base.footIn; footSource = base.footSource
         sameStopRule = base.sameStopRule; sameStopMinTime = base.sameStopMinTime
         if removed.isEmpty {
-            tripRemovedOffsets = []; tripRemovedDays = []; routeHasRemovedTrips = []
+            routeRemovedOffsets = []; routeRemovedDays = []
         } else {
-            var offsets = [Int32](repeating: 0, count: tripService.count + 1)
-            for x in removed { offsets[x.trip.index + 1] += 1 }
-            for i in 0..<tripService.count { offsets[i + 1] += offsets[i] }
+            var offsets = [Int32](repeating: 0, count: routeCount + 1)
+            for x in removed { offsets[x.route.index + 1] += 1 }
+            for i in 0..<routeCount { offsets[i + 1] += offsets[i] }
             var days = [Int32](repeating: 0, count: removed.count)
             var fill = offsets
-            for x in removed { days[Int(fill[x.trip.index])] = x.day; fill[x.trip.index] += 1 }
-            var routeHas = [Bool](repeating: false, count: routeCount)
-            for r in 0..<routeBase where offsets[Int(routeTripOffsets[r + 1])] > offsets[Int(routeTripOffsets[r])] { routeHas[r] = true }
-            tripRemovedOffsets = offsets; tripRemovedDays = days; routeHasRemovedTrips = routeHas
+            for x in removed { days[Int(fill[x.route.index])] = x.day; fill[x.route.index] += 1 }
+            routeRemovedOffsets = offsets; routeRemovedDays = days
         }
     }
 
-    /// Whether trip `t` (a timetable trip index) is removed on `day` (see `tripRemovedDays`).
-    /// Only meaningful where `routeHasRemovedTrips` says its route has such trips.
+    /// Whether route `r` is taken off day `day` (days since firstDay) by a realtime overlay.
     @inlinable
-    public func tripRemoved(_ t: Int, day: Int) -> Bool {
-        var i = Int(tripRemovedOffsets[t])
-        let end = Int(tripRemovedOffsets[t + 1])
-        while i < end { if Int(tripRemovedDays[i]) == day { return true }; i += 1 }
+    public func routeRemoved(_ r: Int, day: Int) -> Bool {
+        guard !routeRemovedOffsets.isEmpty else { return false }
+        var i = Int(routeRemovedOffsets[r])
+        let end = Int(routeRemovedOffsets[r + 1])
+        while i < end { if Int(routeRemovedDays[i]) == day { return true }; i += 1 }
         return false
     }
-
-    /// Whether route `r` has trips removed on some day (only a realtime overlay's have).
-    @inlinable
-    public func hasRemovedTrips(route r: Int) -> Bool { !routeHasRemovedTrips.isEmpty && routeHasRemovedTrips[r] }
 
     /// Whether service `s` runs on day `day` (days since `firstDay`).
     @inlinable

@@ -78,7 +78,7 @@ struct BartMessageTests {
         print("BART: \(disagree) applied stop time updates whose stop_id is not the stop of their stop_sequence")
         // Applied updates change the timetable a request routes on, not the static one.
         #expect(state.timetable !== network.timetable && state.addedTrips > 0)
-        #expect(network.timetable.tripRemovedOffsets.isEmpty)
+        #expect(network.timetable.routeRemovedOffsets.isEmpty)
         // A late trip runs late: its first stop time update's expected departure is in the overlay.
         let late = message.tripUpdates.first { u in
             state.updatedTrips.contains { $0.entityId == u.entityId && $0.trip != nil && $0.trip!.index >= network.timetable.tripCount }

@@ -93,7 +93,8 @@ struct RealtimeRulesTests {
         // Nothing at all: applied, on time.
         #expect(c.times("T2") == ["A 1:00", "B 1:10", "C 1:20", "D 1:30"])
         #expect(c.report.applied == 2)
-        #expect(c.state.addedTrips == 1)
+        // R1's day is replaced: both trips run on a route of their own that day.
+        #expect(c.state.addedTrips == 2 && c.state.addedRoutes == 1)
     }
 
     @Test func newTripsAreCountedNotApplied() throws {
@@ -245,7 +246,7 @@ struct RealtimeRulesTests {
         #expect(state.timetable !== network.timetable)
         #expect(network.timetable.departures == before.0 && network.timetable.arrivals == before.1)
         #expect(network.timetable.routeCount == before.2 && network.timetable.tripCount == before.3)
-        #expect(network.timetable.tripRemovedOffsets.isEmpty)
+        #expect(network.timetable.routeRemovedOffsets.isEmpty)
         #expect(state.timetable.routeCount == before.2 + 1 && state.timetable.tripCount == before.3 + 1)
         let t1 = state.updatedTrips.first { $0.entityId == "T1" }!
         #expect(t1.trip.map { state.staticTrip(of: $0) } == t1.staticTrip)

@@ -90,7 +90,7 @@ struct RealtimeCase {
         for t in 0..<tt.tripCount where tt.tripSource[t].index == source && tt.serviceRuns(tt.tripService[t], day: day) {
             var r = 0
             while Int(tt.routeTripOffsets[r + 1]) <= t { r += 1 }
-            if tt.hasRemovedTrips(route: r) && tt.tripRemoved(t, day: day) { continue }
+            if tt.routeRemoved(r, day: day) { continue }
             let nt = Int(tt.routeTripOffsets[r + 1] - tt.routeTripOffsets[r]), j = t - Int(tt.routeTripOffsets[r])
             let times = Int(tt.routeTimeOffsets[r]), start = Int(tt.routeStopOffsets[r])
             return (0..<(Int(tt.routeStopOffsets[r + 1]) - start)).map { p in
