@@ -1,5 +1,6 @@
 import Geo
 import Streets
+import Synchronization
 import Timetable
 import TransitModel
 
@@ -29,6 +30,19 @@ public final class TransitNetwork: Sendable {
     // walking and for a wheelchair (step-free); empty when no streets are loaded.
     private let stopSnaps: [StreetSnap?]
     private let stepFreeStopSnaps: [StreetSnap?]
+    /// Feed -> trip_id -> snapshot trip, made on first use (realtime messages name trips by id).
+    private let tripIds = Mutex<[Int: [String: Int32]]>([:])
+
+    /// The snapshot trip of `feed` whose trip_id is `id`, if any. The first call for a feed
+    /// makes its index (a dictionary of its trip ids), kept for the network's life.
+    public func tripIndex(feed: Int) -> [String: Int32] {
+        if let hit = tripIds.withLock({ $0[feed] }) { return hit }
+        var byId: [String: Int32] = [:]
+        byId.reserveCapacity(snapshot.trips.count)
+        for (i, t) in snapshot.trips.enumerated() where t.feed == Int32(feed) { byId[t.tripId] = Int32(i) }
+        tripIds.withLock { $0[feed] = byId }
+        return byId
+    }
 
     init(timetable: Timetable, snapshot: FeedSnapshot, shapes: ShapeStore, stationChildren: StationChildren,
          stopGrids: [StopGrid], warnings: [String], streets: WalkGraph? = nil, stopSnaps: [StreetSnap?] = [],

@@ -63,6 +63,9 @@ public struct ItineraryLeg: Sendable, Equatable {
     /// For a walk (access, egress, a change's walk, the walk-only trip): how its length was
     /// found, and along streets its path (the same as `geometry`) and its steps.
     public var walk: WalkRoute? = nil
+    /// For a ride: its realtime facts when an applied TripUpdate names its trip and date
+    /// (nil: none does, or the plan did not route on realtime).
+    public var realtime: RideRealtime? = nil
 }
 
 /// The numbers that set itineraries apart.
@@ -167,12 +170,20 @@ extension JourneyPlanner {
                 let base = tt.dayBase[Int(tt.routeTimeZone[r]) * tt.dayCount + day]
                 var stops: [Coordinate] = []
                 var passed: [PassedStop] = []
+                let realtime = i < journey.legRealtime.count ? journey.legRealtime[i] : nil
                 for pos in fromPos.index...toPos.index {
                     let s = tt.routeStops[stopsStart + pos]
                     stops.append(network.coordinate(ofStop: s)!)
                     if pos != fromPos.index && pos != toPos.index {
-                        passed.append(PassedStop(place: stopPlace(s), arrival: base + Int64(tt.arrivals[times + pos * nt + j]),
-                                                 departure: base + Int64(tt.departures[times + pos * nt + j])))
+                        if let realtime {
+                            // The expected times, not the scheduled ones.
+                            let k = pos - fromPos.index - 1
+                            passed.append(PassedStop(place: stopPlace(s), arrival: realtime.passedArrivals[k],
+                                                     departure: realtime.passedDepartures[k]))
+                        } else {
+                            passed.append(PassedStop(place: stopPlace(s), arrival: base + Int64(tt.arrivals[times + pos * nt + j]),
+                                                     departure: base + Int64(tt.departures[times + pos * nt + j])))
+                        }
                     }
                 }
                 // The trip's shape cut between boarding and alighting, else straight lines.
@@ -197,7 +208,7 @@ extension JourneyPlanner {
                                                from: ItineraryText.describe(from), stops: toPos.index - fromPos.index,
                                                to: ItineraryText.describe(to), arrival: "")
                 legs.append(ItineraryLeg(mode: mode, from: from, to: to, departure: dep, arrival: arr, distanceMeters: meters,
-                                         waitSeconds: 0, step: step, ride: details, geometry: geometry))
+                                         waitSeconds: 0, step: step, ride: details, geometry: geometry, realtime: realtime))
             }
         }
         Self.instructions(&legs, zone: zone, askedDay: Self.localDate(result.time, zone))

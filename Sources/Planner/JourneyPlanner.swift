@@ -2,6 +2,7 @@ import FeedNetwork
 import Foundation
 import Geo
 import Raptor
+import Realtime
 import Streets
 import Timetable
 import TransitModel
@@ -99,10 +100,13 @@ public struct PlanQuery: Sendable {
     /// Walk along the streets where they are loaded (the routing model's "Streets"); false:
     /// every walk is a beeline, as without streets (for comparisons and the benchmark).
     public var streets: Bool
+    /// Route on the realtime state the planner is given (`plan(_:realtime:)`), when there
+    /// is one; false: on the static timetable alone (the routing model's "Realtime").
+    public var realtime: Bool
     public init(from: Place, to: Place, time: QueryTime, arriveBy: Bool = false, parameters: RoutingParameters = RoutingParameters(),
-                window: Int? = nil, modes: ModeFilter? = nil, wheelchair: Bool = false, streets: Bool = true) {
+                window: Int? = nil, modes: ModeFilter? = nil, wheelchair: Bool = false, streets: Bool = true, realtime: Bool = true) {
         self.from = from; self.to = to; self.time = time; self.arriveBy = arriveBy; self.parameters = parameters
-        self.window = window; self.modes = modes; self.wheelchair = wheelchair; self.streets = streets
+        self.window = window; self.modes = modes; self.wheelchair = wheelchair; self.streets = streets; self.realtime = realtime
     }
 }
 
@@ -235,6 +239,10 @@ public struct Journey: Sendable, Equatable {
     public var legs: [RaptorLeg]
     /// For the walk-only journey: its length in meters.
     public var walkMeters: Double?
+    /// Leg -> the ride's realtime facts (nil: not a ride, or no applied update names its
+    /// trip and date); empty when no ride has any. Rides found on a realtime overlay name
+    /// the static route and trip they stand for, with the expected times.
+    public var legRealtime: [RideRealtime?] = []
 }
 
 extension Journey {
@@ -368,6 +376,8 @@ public final class JourneyPlanner: Sendable {
     let feedHasAccessibilityData: [(stops: Bool, trips: Bool)]
     /// Feed index -> the transit modes of its routes with trips.
     let feedModes: [Set<LegMode>]
+    /// The router and filters of the last realtime state asked for.
+    let realtimeCache = RealtimeRoutingCache()
 
     public init(network: TransitNetwork) {
         self.network = network
@@ -540,17 +550,32 @@ public final class JourneyPlanner: Sendable {
         try plan(query, filter: rideFilter(modes: query.modes, wheelchair: query.wheelchair))
     }
 
+    /// As `plan(_:)`, on `realtime`'s timetable when there is a state and the query asks for
+    /// realtime (`query.realtime`); its rides carry their realtime facts (`Journey.legRealtime`).
+    public func plan(_ query: PlanQuery, realtime: RealtimeState?) throws(PlanError) -> PlanResult {
+        try plan(query, filter: rideFilter(modes: query.modes, wheelchair: query.wheelchair), rt: routing(query, realtime))
+    }
+
+    /// The realtime routing a query uses (nil: the static timetable). A state built on
+    /// another timetable (the feeds reloaded since) is not used: its trips are not ours.
+    func routing(_ query: PlanQuery, _ realtime: RealtimeState?) -> RealtimeRouting? {
+        guard query.realtime, let realtime, realtime.staticTimetable === timetable, realtime.hasUpdates else { return nil }
+        return realtimeCache.routing(realtime)
+    }
+
     /// As `plan(_:)`, with any ride filter (the tests check arbitrary ones against the
     /// reference), and the places when they are resolved already (`answer`).
-    func plan(_ query: PlanQuery, places: ResolvedPlaces? = nil, filter: RideFilter) throws(PlanError) -> PlanResult {
-        try plan(query, places: places, filter: filter, window: query.window.map(Int64.init)) { router.route($0) }
+    func plan(_ query: PlanQuery, places: ResolvedPlaces? = nil, filter: RideFilter, rt: RealtimeRouting? = nil) throws(PlanError) -> PlanResult {
+        try plan(query, places: places, filter: filter, window: query.window.map(Int64.init), rt: rt) { request in
+            (rt?.router ?? router).route(request)
+        }
     }
 
     /// The model's answer at the query time and the range's journeys over `window` after
     /// it (by departure), from one range search (`RaptorRouter.answer`); `complete` is
     /// false when `outOfTime` cut the range short (its earliest departures are missing).
     /// Depart-at only.
-    func planWithAlternatives(_ query: PlanQuery, places: ResolvedPlaces, window: Int, outOfTime: () -> Bool)
+    func planWithAlternatives(_ query: PlanQuery, places: ResolvedPlaces, window: Int, outOfTime: () -> Bool, rt: RealtimeRouting? = nil)
         throws(PlanError) -> (model: PlanResult, range: [Journey], complete: Bool) {
         precondition(!query.arriveBy && window > 0)
         var modelQuery = query
@@ -558,9 +583,9 @@ public final class JourneyPlanner: Sendable {
         var range: [Journey] = []
         var complete = true
         let model = try plan(modelQuery, places: places, filter: rideFilter(modes: query.modes, wheelchair: query.wheelchair),
-                             window: Int64(window)) { request in
-            let found = router.answer(request, outOfTime: outOfTime)
-            range = found.range.map(Journey.init)
+                             window: Int64(window), rt: rt) { request in
+            let found = (rt?.router ?? router).answer(request, outOfTime: outOfTime)
+            range = found.range.map { rt?.journey($0) ?? Journey($0) }
             complete = found.complete
             return found.model
         }
@@ -569,8 +594,13 @@ public final class JourneyPlanner: Sendable {
 
     /// `plan` with the router call given: the request gets `window`; `query.window` says
     /// how the journeys are ordered (by departure for a range).
-    private func plan(_ query: PlanQuery, places resolved: ResolvedPlaces?, filter: RideFilter, window: Int64?,
-                      route: (RaptorRequest) -> [RaptorJourney]) throws(PlanError) -> PlanResult {
+    private func plan(_ query: PlanQuery, places resolved: ResolvedPlaces?, filter staticFilter: RideFilter, window: Int64?,
+                      rt: RealtimeRouting? = nil, route: (RaptorRequest) -> [RaptorJourney]) throws(PlanError) -> PlanResult {
+        // On a realtime overlay: its timetable, the filter extended to its new routes and
+        // trips, and the journeys mapped back to the static routes and trips.
+        let filter = staticFilter
+        let routingFilter = rt.map { $0.extend(staticFilter) } ?? staticFilter
+        let routingTimetable = rt?.timetable ?? timetable
         let p = query.parameters
         do { try p.validate(footpathBeelineMeters: timetable.footpathBeelineMeters) } catch {
             throw PlanError(.badParameter, error.description,
@@ -620,14 +650,14 @@ public final class JourneyPlanner: Sendable {
         let request: RaptorRequest
         do {
             request = try RaptorRequest(arriveBy: query.arriveBy, time: t, access: access, egress: egress, days: days,
-                                        parameters: p, window: window, filter: filter,
+                                        parameters: p, window: window, filter: routingFilter,
                                         footpathWalk: !query.streets ? .beeline : query.wheelchair ? .stepFree : .streets,
-                                        timetable: timetable)
+                                        timetable: routingTimetable)
         } catch {
             throw PlanError(.badParameter, error.description,
                             details: ["parameter": .text(error.parameter), "value": .text(error.value), "allowed": .text(error.allowed)])
         }
-        journeys += route(request).map(Journey.init)
+        journeys += route(request).map { rt?.journey($0) ?? Journey($0) }
         // Range: by departure. Otherwise first the one that arrives earliest (arrive-by:
         // departs latest), fewer rides, less walking.
         if query.window != nil {

@@ -3,6 +3,7 @@ import FeedNetwork
 import Foundation
 import Geo
 import Raptor
+import Realtime
 import TransitModel
 
 /// One alternative of a plan answer: a journey, the itinerary made from it, and what sets
@@ -98,15 +99,16 @@ extension JourneyPlanner {
     /// for its cost and the model's first is the recommended option; the labels keep their
     /// definitions.
     public func answer(_ query: PlanQuery, numItineraries: Int = JourneyPlanner.defaultItineraries,
-                       riderFilter: Bool = true) -> PlanOutcome {
+                       riderFilter: Bool = true, realtime: RealtimeState? = nil) -> PlanOutcome {
         do throws(PlanError) {
-            return .itineraries(try itineraries(query, numItineraries: numItineraries, riderFilter: riderFilter))
+            return .itineraries(try itineraries(query, numItineraries: numItineraries, riderFilter: riderFilter,
+                                                rt: routing(query, realtime)))
         } catch {
             return .noItinerary(error)
         }
     }
 
-    private func itineraries(_ query: PlanQuery, numItineraries: Int, riderFilter: Bool) throws(PlanError) -> PlanAnswer {
+    private func itineraries(_ query: PlanQuery, numItineraries: Int, riderFilter: Bool, rt: RealtimeRouting?) throws(PlanError) -> PlanAnswer {
         let count = PlanRequestParameters.numItineraries.integerRange, minutes = PlanRequestParameters.window.integerRange
         guard count.contains(numItineraries) else {
             throw PlanError(.badParameter, "numItineraries is \(numItineraries): allowed are \(PlanRequestParameters.numItineraries.rangeWords!)",
@@ -144,7 +146,7 @@ extension JourneyPlanner {
         var range: [Journey] = []
         if !query.arriveBy && window > 0 {
             // One range search gives the model's answer and the departures in the window.
-            let found = try planWithAlternatives(query, places: places, window: window, outOfTime: outOfTime)
+            let found = try planWithAlternatives(query, places: places, window: window, outOfTime: outOfTime, rt: rt)
             model = found.model
             if !found.complete { cutShort = true }
             if roomFor(model.journeys.count, rides: model.journeys.contains { $0.rides > 0 }) {
@@ -152,7 +154,7 @@ extension JourneyPlanner {
                     .sorted { ($0.departure, $0.arrival, $0.rides) < ($1.departure, $1.arrival, $1.rides) }
             }
         } else {
-            model = try plan(modelQuery, places: places, filter: rideFilter(modes: query.modes, wheelchair: query.wheelchair))
+            model = try plan(modelQuery, places: places, filter: rideFilter(modes: query.modes, wheelchair: query.wheelchair), rt: rt)
         }
         let outside = outsideServicePeriod(model, query.parameters, places)
         // An end near stops that have no service then: the feed's period, when it is over
@@ -179,7 +181,7 @@ extension JourneyPlanner {
                 guard t >= earliest else { break }
                 var q = modelQuery
                 q.time = .instant(t)
-                current = try plan(q, places: places, filter: rideFilter(modes: q.modes, wheelchair: q.wheelchair)).journeys.filter { $0.rides > 0 && $0.arrival >= earliest }
+                current = try plan(q, places: places, filter: rideFilter(modes: q.modes, wheelchair: q.wheelchair), rt: rt).journeys.filter { $0.rides > 0 && $0.arrival >= earliest }
                 candidates += current.sorted { ($0.arrival, $0.departure) > ($1.arrival, $1.departure) }.map { ($0, false) }
             }
         }

@@ -3,7 +3,9 @@ import Timetable
 import TransitModel
 
 /// The routes that run on a set of days, by stop: `stopRouteRoute`/`stopRoutePosition`
-/// narrowed to them, with bit i of `routeDays[r]` set when route r runs on the i-th day.
+/// narrowed to them, with bit i of `routeDays[r]` set when route r runs on the i-th day
+/// (its service runs then and no realtime overlay took that day off it: the router's
+/// searches then never see a replaced route-day, at no cost in their loops).
 ///
 /// A feed's routes are split by service as well as by pattern (Bydgoszcz: 57 lines, 1,959
 /// routes), and most of them run on none of a query's three days; a search that walked
@@ -25,7 +27,10 @@ public final class DayRoutes: Sendable {
         precondition(days.count <= 8, "at most 8 days")
         var mask = [UInt8](repeating: 0, count: tt.routeCount)
         for r in 0..<tt.routeCount {
-            for (i, day) in days.enumerated() where tt.serviceRuns(tt.routeService[r], day: day) { mask[r] |= 1 << UInt8(i) }
+            // A realtime overlay's route-days replaced by routes of their own do not run.
+            for (i, day) in days.enumerated() where tt.serviceRuns(tt.routeService[r], day: day) && !tt.routeRemoved(r, day: day) {
+                mask[r] |= 1 << UInt8(i)
+            }
         }
         var offsets = [Int32](repeating: 0, count: tt.stopCount + 1)
         var route: [RouteIndex] = [], position: [RoutePosition] = []

@@ -9,8 +9,13 @@ import TransitModel
 /// what was not. The static timetable is never changed: `timetable` shares its arrays
 /// where nothing changed.
 ///
-/// CONTRACT (issue 21): this file is the interface the parts are built against. The body
-/// of `build` below is a placeholder that applies nothing; the overlay replaces it.
+/// How the overlay is laid out (docs/routing-model.md, "Realtime"): each static route's day
+/// that an applied update changes (times, skipped stops, a cancellation) is taken off that
+/// route (`Timetable.routeRemovedDays`) and runs as new routes appended after the static
+/// ones: the same stops, every trip of that route and day (updated or as scheduled,
+/// cancelled ones left out), skipped stops neither boarding nor alighting, on a service
+/// running that date only, split so that no trip overtakes another. Static routes and
+/// trips keep their indexes; `staticTrip(of:)` and `staticRoute(of:)` map the new ones back.
 public final class RealtimeState: Sendable {
     /// The timetable with the updates applied: the router reads this one when a request
     /// asks for realtime (the routing model's "Realtime": exactly as if the static feed had
@@ -20,23 +25,65 @@ public final class RealtimeState: Sendable {
     public let reports: [RealtimeFeedReport]
     /// The messages applied, by feed id (their alerts and vehicles are read from here).
     public let messages: [String: RealtimeMessage]
+    /// The timetable the updates were applied to.
+    public let staticTimetable: Timetable
+    /// (static trip, day) -> the applied update's outcome.
+    let trips: [TripDay: RealtimeTrip]
+    // New trip (index - staticTimetable.tripCount) -> its static trip.
+    let newTripStatic: [TripIndex]
+    // New route (index - staticTimetable.routeCount) -> the static route it copies.
+    let newRouteStatic: [RouteIndex]
 
-    public init(timetable: Timetable, reports: [RealtimeFeedReport], messages: [String: RealtimeMessage]) {
+    struct TripDay: Hashable, Sendable { var trip: TripIndex; var day: Int32 }
+
+    public convenience init(timetable: Timetable, reports: [RealtimeFeedReport], messages: [String: RealtimeMessage]) {
+        self.init(timetable: timetable, reports: reports, messages: messages, staticTimetable: timetable, trips: [:],
+                  newTripStatic: [], newRouteStatic: [])
+    }
+
+    init(timetable: Timetable, reports: [RealtimeFeedReport], messages: [String: RealtimeMessage], staticTimetable: Timetable,
+         trips: [TripDay: RealtimeTrip], newTripStatic: [TripIndex], newRouteStatic: [RouteIndex]) {
         self.timetable = timetable
         self.reports = reports
         self.messages = messages
+        self.staticTimetable = staticTimetable
+        self.trips = trips
+        self.newTripStatic = newTripStatic
+        self.newRouteStatic = newRouteStatic
     }
 
     /// Applies each feed's message (feed id -> its latest message) to `network`'s
     /// timetable. Never throws: what cannot be applied is counted in the reports, by reason.
     public static func build(network: TransitNetwork, messages: [String: RealtimeMessage]) -> RealtimeState {
-        let reports = messages.keys.sorted().map { feed -> RealtimeFeedReport in
-            let m = messages[feed]!
-            return RealtimeFeedReport(feedId: feed, messageTime: m.timestamp, tripUpdates: m.tripUpdates.count,
-                                      applied: 0, rejected: m.tripUpdates.isEmpty ? [:] : ["not-implemented": m.tripUpdates.count])
-        }
-        return RealtimeState(timetable: network.timetable, reports: reports, messages: messages)
+        var builder = OverlayBuilder(network: network)
+        for feed in messages.keys.sorted() { builder.apply(feedId: feed, messages[feed]!) }
+        return builder.finish(messages: messages)
     }
+
+    /// The static trip a trip of `timetable` stands for (itself unless it is a new one).
+    public func staticTrip(of t: TripIndex) -> TripIndex {
+        t.index < staticTimetable.tripCount ? t : newTripStatic[t.index - staticTimetable.tripCount]
+    }
+
+    /// The static route a route of `timetable` copies (itself unless it is a new one); its
+    /// positions are the same.
+    public func staticRoute(of r: RouteIndex) -> RouteIndex {
+        r.index < staticTimetable.routeCount ? r : newRouteStatic[r.index - staticTimetable.routeCount]
+    }
+
+    /// What an applied update made of static trip `t` on `day` (days since firstDay); nil
+    /// when no applied update names them.
+    public func update(ofStaticTrip t: TripIndex, day: Int) -> RealtimeTrip? { trips[TripDay(trip: t, day: Int32(day))] }
+
+    /// Every applied update's outcome (cancelled, changed or unchanged trips), in no order.
+    public var updatedTrips: [RealtimeTrip] { Array(trips.values) }
+
+    /// Whether an update was applied (a trip changed, cancelled, or confirmed on time).
+    public var hasUpdates: Bool { !trips.isEmpty }
+
+    /// How many trips the overlay added as trips of new routes, and how many routes.
+    public var addedTrips: Int { newTripStatic.count }
+    public var addedRoutes: Int { newRouteStatic.count }
 }
 
 /// What became of one feed's message.

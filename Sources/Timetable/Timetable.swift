@@ -73,6 +73,13 @@ public final class Timetable: Sendable {
     public let tripSource: [SourceTripIndex]
     // Trip -> its shape (index in snapshot.shapeIds), or `ShapeIndex.noShape` (`shape(ofTrip:)` says nil).
     public let tripShape: [ShapeIndex]
+    // Route -> the days (since firstDay) on which it does not run although its service
+    // does: a realtime overlay replaced its trips of that day by routes of their own
+    // (updated times, skipped stops, cancelled trips left out):
+    // routeRemovedDays[routeRemovedOffsets[r] ..< routeRemovedOffsets[r + 1]]. Both empty
+    // when no route has one (the static timetable).
+    public let routeRemovedOffsets: [Int32]
+    public let routeRemovedDays: [Int32]
 
     // MARK: Service days
 
@@ -179,6 +186,109 @@ public final class Timetable: Sendable {
         self.footInOffsets = inOffsets
         self.footIn = inList
         self.sameStopRule = sameStopRule; self.sameStopMinTime = sameStopMinTime
+        self.routeRemovedOffsets = []; self.routeRemovedDays = []
+    }
+
+    /// `base` with `extra` routes appended (their trips after base's, their services after
+    /// base's: `extraServiceDays` holds `serviceWords` words per new service) and routes
+    /// taken off single days (`removed`: route of `base`, day since firstDay).
+    /// Stops, footpaths, days and base's routes keep their indexes; arrays nothing changes
+    /// are shared with `base` (copy-on-write). What a realtime overlay is built with.
+    public init(overlaying base: Timetable, extra: TimetableRoutes, extraServiceDays: [UInt64],
+                removed: [(route: RouteIndex, day: Int32)]) {
+        precondition(extraServiceDays.count % max(1, base.serviceWords) == 0, "whole services")
+        stopCount = base.stopCount; stopLatitude = base.stopLatitude; stopLongitude = base.stopLongitude
+        stopBoardable = base.stopBoardable; stopFeed = base.stopFeed
+        let newRoutes = extra.routeTimeZone.count
+        let routeBase = base.routeCount, tripBase = base.tripCount
+        routeCount = routeBase + newRoutes
+        func shifted(_ offsets: [Int32], by: Int32) -> [Int32] { offsets.dropFirst().map { $0 + by } }
+        if newRoutes == 0 {
+            stopRouteOffsets = base.stopRouteOffsets; stopRouteRoute = base.stopRouteRoute; stopRoutePosition = base.stopRoutePosition
+            routeStopOffsets = base.routeStopOffsets; routeStops = base.routeStops
+            routeCanBoard = base.routeCanBoard; routeCanAlight = base.routeCanAlight
+            routeTripOffsets = base.routeTripOffsets; routeTimeOffsets = base.routeTimeOffsets
+            departures = base.departures; arrivals = base.arrivals
+            routeTimeZone = base.routeTimeZone; routeSourceRoute = base.routeSourceRoute; routeService = base.routeService
+            routeStopShapeDistance = base.routeStopShapeDistance
+            routeMinArrival = base.routeMinArrival; routeMaxDeparture = base.routeMaxDeparture
+            tripService = base.tripService; tripSource = base.tripSource; tripShape = base.tripShape
+        } else {
+            routeStopOffsets = base.routeStopOffsets + shifted(extra.routeStopOffsets, by: Int32(base.routeStops.count))
+            routeStops = base.routeStops + extra.routeStops
+            routeCanBoard = base.routeCanBoard + extra.routeCanBoard
+            routeCanAlight = base.routeCanAlight + extra.routeCanAlight
+            routeTripOffsets = base.routeTripOffsets + shifted(extra.routeTripOffsets, by: Int32(tripBase))
+            routeTimeOffsets = base.routeTimeOffsets + shifted(extra.routeTimeOffsets, by: Int32(base.departures.count))
+            departures = base.departures + extra.departures; arrivals = base.arrivals + extra.arrivals
+            routeTimeZone = base.routeTimeZone + extra.routeTimeZone
+            routeSourceRoute = base.routeSourceRoute + extra.routeSourceRoute
+            routeService = base.routeService + extra.routeService
+            routeStopShapeDistance = base.routeStopShapeDistance + extra.routeStopShapeDistance
+            var minArrival = base.routeMinArrival, maxDeparture = base.routeMaxDeparture
+            for r in 0..<newRoutes {
+                var lo = Int32.max, hi = Int32.min
+                for i in Int(extra.routeTimeOffsets[r])..<Int(extra.routeTimeOffsets[r + 1]) {
+                    lo = min(lo, extra.arrivals[i]); hi = max(hi, extra.departures[i])
+                }
+                minArrival.append(lo); maxDeparture.append(hi)
+            }
+            routeMinArrival = minArrival; routeMaxDeparture = maxDeparture
+            tripService = base.tripService + extra.tripService; tripSource = base.tripSource + extra.tripSource
+            tripShape = base.tripShape + extra.tripShape
+            // Stop -> (route, position): base's lists with the new routes' entries after them.
+            var counts = [Int32](repeating: 0, count: base.stopCount + 1)
+            for s in 0..<base.stopCount { counts[s + 1] = base.stopRouteOffsets[s + 1] - base.stopRouteOffsets[s] }
+            for s in extra.routeStops { counts[s.index + 1] += 1 }
+            for i in 0..<base.stopCount { counts[i + 1] += counts[i] }
+            var route = [RouteIndex](repeating: RouteIndex(0), count: Int(counts[base.stopCount]))
+            var position = [RoutePosition](repeating: RoutePosition(0), count: route.count)
+            var fill = counts
+            for s in 0..<base.stopCount {
+                for i in Int(base.stopRouteOffsets[s])..<Int(base.stopRouteOffsets[s + 1]) {
+                    route[Int(fill[s])] = base.stopRouteRoute[i]; position[Int(fill[s])] = base.stopRoutePosition[i]; fill[s] += 1
+                }
+            }
+            for r in 0..<newRoutes {
+                let start = Int(extra.routeStopOffsets[r])
+                for pos in 0..<(Int(extra.routeStopOffsets[r + 1]) - start) {
+                    let s = extra.routeStops[start + pos].index
+                    route[Int(fill[s])] = RouteIndex(routeBase + r); position[Int(fill[s])] = RoutePosition(pos); fill[s] += 1
+                }
+            }
+            stopRouteOffsets = counts; stopRouteRoute = route; stopRoutePosition = position
+        }
+        tripCount = tripService.count
+        firstDay = base.firstDay; dayCount = base.dayCount; serviceWords = base.serviceWords
+        serviceDays = extraServiceDays.isEmpty ? base.serviceDays : base.serviceDays + extraServiceDays
+        timeZoneNames = base.timeZoneNames; dayBase = base.dayBase
+        footpathBeelineMeters = base.footpathBeelineMeters
+        footOffsets = base.footOffsets; footTarget = base.footTarget; footBeeline = base.footBeeline
+        footStreet = base.footStreet; footStreetStepFree = base.footStreetStepFree
+        footRule = base.footRule; footMinTime = base.footMinTime
+        footInOffsets = base.footInOffsets; footIn = base.footIn; footSource = base.footSource
+        sameStopRule = base.sameStopRule; sameStopMinTime = base.sameStopMinTime
+        if removed.isEmpty {
+            routeRemovedOffsets = []; routeRemovedDays = []
+        } else {
+            var offsets = [Int32](repeating: 0, count: routeCount + 1)
+            for x in removed { offsets[x.route.index + 1] += 1 }
+            for i in 0..<routeCount { offsets[i + 1] += offsets[i] }
+            var days = [Int32](repeating: 0, count: removed.count)
+            var fill = offsets
+            for x in removed { days[Int(fill[x.route.index])] = x.day; fill[x.route.index] += 1 }
+            routeRemovedOffsets = offsets; routeRemovedDays = days
+        }
+    }
+
+    /// Whether route `r` is taken off day `day` (days since firstDay) by a realtime overlay.
+    @inlinable
+    public func routeRemoved(_ r: Int, day: Int) -> Bool {
+        guard !routeRemovedOffsets.isEmpty else { return false }
+        var i = Int(routeRemovedOffsets[r])
+        let end = Int(routeRemovedOffsets[r + 1])
+        while i < end { if Int(routeRemovedDays[i]) == day { return true }; i += 1 }
+        return false
     }
 
     /// Whether service `s` runs on day `day` (days since `firstDay`).
@@ -239,6 +349,24 @@ public final class Timetable: Sendable {
     public func trip(_ j: Int, ofRoute r: RouteIndex) -> TripIndex {
         TripIndex(raw: routeTripOffsets[r.index] &+ Int32(truncatingIfNeeded: j))
     }
+}
+
+/// Routes to append to a timetable (`Timetable(overlaying:extra:extraServiceDays:removed:)`),
+/// laid out as the timetable lays out its own, with offsets from 0 and indexes of stops,
+/// services, source routes and trips as in the full timetable.
+public struct TimetableRoutes: Sendable {
+    public var routeStopOffsets: [Int32] = [0]
+    public var routeStops: [StopIndex] = []
+    public var routeCanBoard: [Bool] = [], routeCanAlight: [Bool] = []
+    public var routeTripOffsets: [Int32] = [0]
+    public var routeTimeOffsets: [Int32] = [0]
+    public var departures: [Int32] = [], arrivals: [Int32] = []
+    public var routeTimeZone: [Int32] = []
+    public var routeSourceRoute: [SourceRouteIndex] = []
+    public var routeService: [ServiceIndex] = []
+    public var routeStopShapeDistance: [Float] = []
+    public var tripService: [ServiceIndex] = [], tripSource: [SourceTripIndex] = [], tripShape: [ShapeIndex] = []
+    public init() {}
 }
 
 /// How a transfers.txt row changes a change between two stops (or at one stop).
