@@ -28,9 +28,16 @@ import TransitTesting
     }
 
     static func trip(_ id: String = "T1", date: String? = day, _ relationship: RealtimeMessage.TripRelationship = .scheduled,
-                     delay: Int32? = nil, _ updates: [STU] = []) -> TU {
-        TU(entityId: "e-\(id)", trip: .init(tripId: id, startDate: date, scheduleRelationship: relationship),
-           stopTimeUpdates: updates, delay: delay)
+                     delay: Int32? = nil) -> TU {
+        TU(entityId: "e-\(id)", trip: .init(tripId: id, startDate: date, scheduleRelationship: relationship), delay: delay)
+    }
+
+    static func trip(_ updates: [STU]) -> TU { trip("T1", updates) }
+
+    static func trip(delay: Int32, _ updates: [STU]) -> TU { trip("T1", delay: delay, updates) }
+
+    static func trip(_ id: String, delay: Int32? = nil, _ updates: [STU]) -> TU {
+        TU(entityId: "e-\(id)", trip: .init(tripId: id, startDate: day), stopTimeUpdates: updates, delay: delay)
     }
 
     static func apply(_ b: NetworkBuilder, _ updates: [TU], timestamp: Int64? = nil, keys: RealtimeTripKeys? = nil,
