@@ -30,7 +30,8 @@ extension RealtimeMessage {
 /// "Realtime" alone): seeded random queries, depart-at and arrive-by, across the service
 /// day of the message. The bar, as for `ReferenceComparisonTests`: zero differences in the
 /// best arrival (depart-at) or departure (arrive-by) for each number of rides, and in the
-/// walk-only journey. `TRANSIT_COMPARE_REALTIME_QUERIES` sets the number of queries per case.
+/// walk-only journey. `TRANSIT_COMPARE_REALTIME_QUERIES` sets the number of queries per case
+/// (default 200, about a minute in a debug build).
 @Suite(.serialized) struct RealtimeReferenceComparisonTests {
     struct Case: CustomTestStringConvertible, Sendable {
         let file: String
@@ -43,8 +44,12 @@ extension RealtimeMessage {
     }
 
     static var queries: Int {
-        Int(ProcessInfo.processInfo.environment["TRANSIT_COMPARE_REALTIME_QUERIES"] ?? "") ?? 150
+        Int(ProcessInfo.processInfo.environment["TRANSIT_COMPARE_REALTIME_QUERIES"] ?? "") ?? 200
     }
+
+    /// `TRANSIT_REALTIME_EMPTY=1`: every case with an empty message (the same queries; the
+    /// planner with realtime must then answer as the reference on the static feed).
+    static var emptyMessages: Bool { ProcessInfo.processInfo.environment["TRANSIT_REALTIME_EMPTY"] != nil }
 
     static let cases: [Case] = [
         // Frequent buses (many trips a route, so large delays overtake), and a railway with
@@ -62,10 +67,10 @@ extension RealtimeMessage {
         let keys = try RealtimeTripKeys.read(snapshot, feeds: [feedId: path])
         let (y, m, d) = c.date
         let date = ServiceDate(year: y, month: m, day: d)!
-        let message = c.updates == 0 ? RealtimeMessage(timestamp: nil)
+        let message = c.updates == 0 || Self.emptyMessages ? RealtimeMessage(timestamp: nil)
             : RealtimeScenario.message(for: snapshot, date: date, seed: c.seed, updates: c.updates, keys: keys)
         try compare(c.testDescription, snapshot: snapshot, feedId: feedId, keys: keys, message: message, date: date,
-                    queries: c.queries, seed: c.seed, expectChanges: c.updates > 0)
+                    queries: c.queries, seed: c.seed, expectChanges: c.updates > 0 && !Self.emptyMessages)
     }
 
     /// The real BART message of 2019-08-07 (no start_date: the date is the header's local

@@ -1,4 +1,5 @@
 import Foundation
+import GTFS
 import GTFSRealtime
 import Testing
 import TransitModel
@@ -251,6 +252,26 @@ import TransitTesting
         let b = Self.line()
         #expect(Self.apply(b, [Self.trip(delay: 60)], incrementality: .differential).notApplied == ["differential": 1])
         #expect(Self.apply(b, [Self.trip(delay: 60)], feed: "other").notApplied == ["unknown-feed": 1])
+    }
+
+    /// stop_sequence and direction_id read back from real feeds line up with the snapshot:
+    /// every stop time has its sequence, increasing along each trip (Caltrain lists its
+    /// rows out of order), and every trip a direction.
+    @Test(arguments: ["caltrain.zip", "bart-2018.zip"])
+    func keysReadFromTheFeedLineUpWithTheSnapshot(_ file: String) throws {
+        let path = ReferenceComparisonTests.feedPath(file), feedId = String(file.dropLast(4))
+        let (snapshot, _) = try SnapshotSink.load(path: path, feedId: feedId)
+        let keys = try RealtimeTripKeys.read(snapshot, feeds: [feedId: path])
+        #expect(keys.stopSequence.count == snapshot.stopTimeCount && keys.direction.count == snapshot.trips.count)
+        var unordered = 0
+        for t in snapshot.trips.indices {
+            let sequences = snapshot.stopTimes(ofTrip: t).map { keys.stopSequence[$0] }
+            if zip(sequences, sequences.dropFirst()).contains(where: { $0 >= $1 }) || sequences.contains(where: { $0 < 0 }) { unordered += 1 }
+        }
+        #expect(unordered == 0)
+        #expect(keys.direction.allSatisfy { $0 == 0 || $0 == 1 })
+        // Unknown feeds are left alone.
+        #expect(try RealtimeTripKeys.read(snapshot, feeds: ["other": path]).stopSequence.allSatisfy { $0 == -1 })
     }
 
     // MARK: Routing on the copy
