@@ -11,20 +11,6 @@ import Timetable
 import TransitModel
 import TransitTesting
 
-// TEMPORARY until rt-overlay merges: `plan(_:realtime:)` is the overlay's; this forwards to
-// the static plan so that the comparison compiles (the integrator deletes it).
-extension JourneyPlanner {
-    func plan(_ query: PlanQuery, realtime: RealtimeState) throws -> PlanResult { try plan(query) }
-}
-
-// TEMPORARY until rt-proto merges: `RealtimeMessage.decode` is the protobuf reader's; the
-// BART case that calls it is disabled until then (the integrator deletes this and enables it).
-extension RealtimeMessage {
-    static func decode(_ data: Data) throws -> RealtimeMessage {
-        throw RealtimeDecodeError("the protobuf reader (rt-proto) has not merged")
-    }
-}
-
 /// The planner with realtime on against the reference router on the static feed with the
 /// updates applied to a copy of it (`ReferenceRealtime`, written from the routing model's
 /// "Realtime" alone): seeded random queries, depart-at and arrive-by, across the service
@@ -75,7 +61,7 @@ extension RealtimeMessage {
 
     /// The real BART message of 2019-08-07 (no start_date: the date is the header's local
     /// date), on the static feed it was captured for.
-    @Test("planner with realtime = reference, BART's real message", .disabled("until the protobuf reader (rt-proto) merges"))
+    @Test("planner with realtime = reference, BART's real message")
     func compareBART() throws {
         let folder = ProcessInfo.processInfo.environment["TRANSIT_SHARED_DATA"].map { URL(fileURLWithPath: $0) }
             ?? URL(fileURLWithPath: ReferenceComparisonTests.feedPath("bart-rt.zip")).deletingLastPathComponent().deletingLastPathComponent()
@@ -142,16 +128,6 @@ extension RealtimeMessage {
         for line in differences.prefix(10) { print("  " + line) }
         #expect(answered * 2 >= queries, "only \(answered) of \(queries) queries found a journey with rides")
 
-        // TEMPORARY until rt-overlay merges: the placeholder `build` applies nothing, so the
-        // planner must differ from the reference wherever an update matters (a known issue
-        // that must show, or the comparison could not fail); the integrator deletes this branch.
-        if expectChanges && report?.rejected["not-implemented"] != nil
-            && ProcessInfo.processInfo.environment["TRANSIT_REALTIME_STRICT"] == nil {
-            withKnownIssue("the overlay (rt-overlay) has not merged: the placeholder build applies nothing") {
-                #expect(differences.isEmpty, "\(differences.count) of \(queries) queries differ; first: \(differences.first ?? "")")
-            }
-            return
-        }
         #expect(differences.isEmpty, "seed \(seed): \(differences.count) of \(queries) queries differ; first: \(differences.first ?? "")")
     }
 
