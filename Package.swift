@@ -61,7 +61,7 @@ let package = Package(
         .target(name: "Coverage", dependencies: ["Timetable", "FeedNetwork", "Raptor", "TransitModel", "Geo", "CGEOS"]),
         // The JSON wire format of plan answers and errors: written by the HTTP API and
         // `transit plan --json`, read back by `transit plan --server`.
-        .target(name: "PlanJSON", dependencies: ["Streets", "Planner", "Raptor", "Timetable", "FeedNetwork", "TransitModel", "Geo"]),
+        .target(name: "PlanJSON", dependencies: ["Streets", "Planner", "Raptor", "Timetable", "FeedNetwork", "TransitModel", "Geo", "Realtime", "GTFSRealtime"]),
         // The terminal's face: plan answers as text, times in words, places by name, the
         // itinerary map as SVG. Used by the CLI (a library so the fuzz checks and tests reach it).
         .target(name: "PlanText", dependencies: ["Streets", "PlanJSON", "Planner", "Coverage", "Timetable", "FeedNetwork", "TransitModel", "Geo"]),

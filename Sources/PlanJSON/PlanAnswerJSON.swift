@@ -1,6 +1,8 @@
 import Foundation
 import Geo
+import GTFSRealtime
 import Planner
+import Realtime
 import Raptor
 import Streets
 import TransitModel
@@ -52,12 +54,34 @@ public enum PlanAnswerJSON {
 
     /// The answer as JSON text; `feeds` (the API's: the feeds and versions it was planned
     /// on) when given. Written straight to text (`JSONWriter`), keys in sorted order.
-    public static func answer(_ a: PlanAnswer, feeds: [(id: String, version: Int)]? = nil) -> String {
-        String(decoding: answerBytes(a, feeds: feeds), as: UTF8.self)
+    public static func answer(_ a: PlanAnswer, feeds: [(id: String, version: Int)]? = nil, realtime: [RealtimeUsed]? = nil) -> String {
+        String(decoding: answerBytes(a, feeds: feeds, realtime: realtime), as: UTF8.self)
+    }
+
+    /// One feed's realtime message an answer was planned on: its header time, its age when
+    /// the answer was made, and how many of its TripUpdates were applied.
+    public struct RealtimeUsed: Sendable, Equatable {
+        public var feed: String
+        public var messageTime: Int64?
+        public var ageSeconds: Int64?
+        public var tripUpdates: Int
+        public var applied: Int
+        public init(feed: String, messageTime: Int64?, ageSeconds: Int64?, tripUpdates: Int, applied: Int) {
+            self.feed = feed; self.messageTime = messageTime; self.ageSeconds = ageSeconds
+            self.tripUpdates = tripUpdates; self.applied = applied
+        }
+    }
+
+    /// What `state` says of its messages at `now` (POSIX seconds), for `realtime` above.
+    public static func realtimeSummary(_ state: RealtimeState, now: Int64) -> [RealtimeUsed] {
+        state.reports.map { r in
+            RealtimeUsed(feed: r.feedId, messageTime: r.messageTime, ageSeconds: r.messageTime.map { now - $0 },
+                         tripUpdates: r.tripUpdates, applied: r.applied)
+        }
     }
 
     /// `answer` as UTF-8 bytes (what the server sends, without a String in between).
-    public static func answerBytes(_ a: PlanAnswer, feeds: [(id: String, version: Int)]? = nil) -> [UInt8] {
+    public static func answerBytes(_ a: PlanAnswer, feeds: [(id: String, version: Int)]? = nil, realtime: [RealtimeUsed]? = nil) -> [UInt8] {
         let r = a.result
         let zone = ZoneOffsets(TimeZone(identifier: r.timeZone) ?? TimeZone(identifier: "UTC")!)
         let p = r.parameters
@@ -70,8 +94,9 @@ public enum PlanAnswerJSON {
             w.endArray()
         }
         w.key("itineraries"); w.beginArray()
+        let withRealtime = realtime != nil
         for (i, o) in a.options.enumerated() {
-            itinerary(o, zone, recommended: i == a.recommended, modelFirst: i == a.modelFirst, into: &w)
+            itinerary(o, zone, recommended: i == a.recommended, modelFirst: i == a.modelFirst, realtime: withRealtime, into: &w)
         }
         w.endArray()
         w.field("modelFirst", a.modelFirst)
@@ -99,6 +124,20 @@ public enum PlanAnswerJSON {
         w.field("wheelchair", a.wheelchair)
         w.field("window", a.window / 60)
         w.endObject()
+        if let realtime {
+            // The messages this answer was planned on: how fresh it is.
+            w.key("realtime"); w.beginArray()
+            for u in realtime {
+                w.beginObject()
+                if let age = u.ageSeconds { w.field("ageSeconds", Int(age)) }
+                w.field("applied", u.applied)
+                w.field("feed", u.feed)
+                if let t = u.messageTime { w.key("messageTime"); time(t, ZoneOffsets(TimeZone(identifier: "UTC")!), &w) }
+                w.field("tripUpdates", u.tripUpdates)
+                w.endObject()
+            }
+            w.endArray()
+        }
         w.field("recommended", a.recommended)
         w.endObject()
         return w.bytes
@@ -126,7 +165,8 @@ public enum PlanAnswerJSON {
         w.beginObject(); placeFields(p, &w); w.endObject()
     }
 
-    static func itinerary(_ o: PlanOption, _ zone: ZoneOffsets, recommended: Bool, modelFirst: Bool, into w: inout JSONWriter) {
+    static func itinerary(_ o: PlanOption, _ zone: ZoneOffsets, recommended: Bool, modelFirst: Bool, realtime: Bool = false,
+                          into w: inout JSONWriter) {
         let it = o.itinerary
         let s = it.summary
         w.beginObject()
@@ -138,7 +178,7 @@ public enum PlanAnswerJSON {
         for l in o.labels { w.string(l) }
         w.endArray()
         w.key("legs"); w.beginArray()
-        for leg in it.legs { self.leg(leg, zone, &w) }
+        for leg in it.legs { self.leg(leg, zone, realtime: realtime, &w) }
         w.endArray()
         w.key("map"); ItineraryMap(it).writeGeoJSON(&w)
         w.field("modelFirst", modelFirst)
@@ -168,14 +208,23 @@ public enum PlanAnswerJSON {
         w.endObject()
     }
 
-    private static func leg(_ leg: ItineraryLeg, _ zone: ZoneOffsets, _ w: inout JSONWriter) {
+    /// `realtime`: the answer was planned on realtime (every ride then says whether it has an update).
+    private static func leg(_ leg: ItineraryLeg, _ zone: ZoneOffsets, realtime: Bool, _ w: inout JSONWriter) {
         let ride = leg.ride
         let change = leg.mode == .walk && leg.from.stopId != nil && leg.to.stopId != nil
+        let rt = leg.realtime
         w.beginObject()
         if let ride { w.field("agency", ride.agency) }
+        if ride != nil && realtime {
+            w.key("alerts"); w.beginArray()
+            for a in leg.alerts { alert(a, &w) }
+            w.endArray()
+        }
         w.key("arrival"); time(leg.arrival, zone, &w)
+        if let rt { w.field("arrivalDelaySeconds", Int(rt.arrivalDelaySeconds)) }
         if change { w.field("change", true) }
         w.key("departure"); time(leg.departure, zone, &w)
+        if let rt { w.field("departureDelaySeconds", Int(rt.departureDelaySeconds)) }
         w.field("distanceMeters", (leg.distanceMeters * 10).rounded() / 10)
         w.field("durationSeconds", leg.durationSeconds)
         w.key("from"); place(leg.from, &w)
@@ -193,6 +242,7 @@ public enum PlanAnswerJSON {
             w.endArray()
         }
         w.field("mode", leg.mode.rawValue)
+        if ride != nil && realtime { w.field("realtime", rt != nil) }
         if let ride {
             w.field("route", ride.routeShortName ?? ride.routeLongName ?? ride.routeId)
             w.field("routeColor", ifPresent: ride.routeColor)
@@ -200,13 +250,45 @@ public enum PlanAnswerJSON {
             w.field("routeLongName", ifPresent: ride.routeLongName)
             w.field("routeShortName", ifPresent: ride.routeShortName)
             w.field("routeTextColor", ifPresent: ride.routeTextColor)
+            if let rt {
+                w.key("scheduledArrival"); time(rt.scheduledArrival, zone, &w)
+                w.key("scheduledDeparture"); time(rt.scheduledDeparture, zone, &w)
+            }
             w.field("serviceDate", ride.serviceDate.iso8601)
             w.field("shapeId", ifPresent: ride.shapeId)
+            if let rt {
+                // Stops the trip passes without stopping that day (SKIPPED).
+                w.key("skippedStops"); w.beginArray()
+                for s in rt.skippedStopIds { w.string(s) }
+                w.endArray()
+            }
         }
         w.key("to"); place(leg.to, &w)
         if let ride { w.field("trip", ride.tripId) }
         if change { w.field("waitSeconds", leg.waitSeconds) }
         if let walk = leg.walk { walkFields(walk, &w) }
+        w.endObject()
+    }
+
+    /// An alert on a ride: its texts (the first translation of each: the message's default
+    /// or only language), cause, effect and active periods.
+    private static func alert(_ a: RealtimeMessage.Alert, _ w: inout JSONWriter) {
+        let utc = ZoneOffsets(TimeZone(identifier: "UTC")!)
+        w.beginObject()
+        w.key("activePeriods"); w.beginArray()
+        for p in a.activePeriods {
+            w.beginObject()
+            if let e = p.end { w.key("end"); time(e, utc, &w) }
+            if let s = p.start { w.key("start"); time(s, utc, &w) }
+            w.endObject()
+        }
+        w.endArray()
+        w.field("cause", ifPresent: a.cause)
+        w.field("description", ifPresent: a.description.first?.text)
+        w.field("effect", ifPresent: a.effect)
+        w.field("header", ifPresent: a.header.first?.text)
+        w.field("id", a.entityId)
+        w.field("url", ifPresent: a.url.first?.text)
         w.endObject()
     }
 

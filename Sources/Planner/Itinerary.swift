@@ -1,6 +1,7 @@
 import FeedNetwork
 import Foundation
 import Geo
+import GTFSRealtime
 import Raptor
 import Streets
 import Timetable
@@ -66,6 +67,10 @@ public struct ItineraryLeg: Sendable, Equatable {
     /// For a ride: its realtime facts when an applied TripUpdate names its trip and date
     /// (nil: none does, or the plan did not route on realtime).
     public var realtime: RideRealtime? = nil
+    /// For a ride, with realtime: the alerts of its feed's message that name its agency,
+    /// route, trip, or the stop where it is boarded or left, active during the ride
+    /// (`RealtimeAlerts`).
+    public var alerts: [RealtimeMessage.Alert] = []
 }
 
 /// The numbers that set itineraries apart.
@@ -170,7 +175,8 @@ extension JourneyPlanner {
                 let base = tt.dayBase[Int(tt.routeTimeZone[r]) * tt.dayCount + day]
                 var stops: [Coordinate] = []
                 var passed: [PassedStop] = []
-                let realtime = i < journey.legRealtime.count ? journey.legRealtime[i] : nil
+                var realtime = i < journey.legRealtime.count ? journey.legRealtime[i] : nil
+                if let r = realtime { realtime?.skippedStopIds = r.skippedStops.map { network.snapshot.stops[$0.index].stopId } }
                 for pos in fromPos.index...toPos.index {
                     let s = tt.routeStops[stopsStart + pos]
                     stops.append(network.coordinate(ofStop: s)!)

@@ -101,8 +101,10 @@ extension JourneyPlanner {
     public func answer(_ query: PlanQuery, numItineraries: Int = JourneyPlanner.defaultItineraries,
                        riderFilter: Bool = true, realtime: RealtimeState? = nil) -> PlanOutcome {
         do throws(PlanError) {
-            return .itineraries(try itineraries(query, numItineraries: numItineraries, riderFilter: riderFilter,
-                                                rt: routing(query, realtime)))
+            let rt = routing(query, realtime)
+            var answer = try itineraries(query, numItineraries: numItineraries, riderFilter: riderFilter, rt: rt)
+            if let rt { attachAlerts(&answer, rt.state) }
+            return .itineraries(answer)
         } catch {
             return .noItinerary(error)
         }

@@ -16,4 +16,8 @@ public enum PlanRequestParameters {
     public static let streets = ParameterSpec(
         "streets", .boolean(default: true),
         "Walk along the streets where they are loaded; false: every walk is the beeline × walkDetourFactor")
+    /// `PlanQuery.realtime`.
+    public static let realtime = ParameterSpec(
+        "realtime", .boolean(default: true),
+        "Route on the GTFS-Realtime updates where a message is loaded (delays, cancellations, skipped stops); false: on the timetable as planned")
 }

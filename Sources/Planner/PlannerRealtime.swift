@@ -1,3 +1,5 @@
+import Foundation
+import GTFSRealtime
 import Raptor
 import Realtime
 import Synchronization
@@ -17,6 +19,8 @@ public struct RideRealtime: Sendable, Equatable {
     /// Stops between boarding and alighting that the trip skips that day (SKIPPED): it
     /// passes them without stopping.
     public var skippedStops: [StopIndex]
+    /// Their `stop_id`s (filled when the itinerary is made).
+    public var skippedStopIds: [String] = []
     /// Expected arrival and departure at each stop between boarding and alighting, in order
     /// (the times the itinerary's intermediate stops show).
     public var passedArrivals: [Int64]
@@ -111,5 +115,29 @@ final class RealtimeRoutingCache: Sendable {
         let made = RealtimeRouting(state: state)
         last.withLock { $0 = made }
         return made
+    }
+}
+
+extension JourneyPlanner {
+    /// Puts on every ride of `answer` the alerts of `state`'s messages that concern it.
+    func attachAlerts(_ answer: inout PlanAnswer, _ state: RealtimeState) {
+        guard state.messages.values.contains(where: { !$0.alerts.isEmpty }) else { return }
+        let s = network.snapshot
+        for o in answer.options.indices {
+            for l in answer.options[o].itinerary.legs.indices {
+                let leg = answer.options[o].itinerary.legs[l]
+                guard let ride = leg.ride, let feedName = leg.from.feed ?? leg.to.feed,
+                      let feed = s.feedIds.firstIndex(of: feedName) else { continue }
+                let route = s.routes.first { Int($0.feed) == feed && $0.routeId == ride.routeId }
+                let agency = route.flatMap { r in r.agency >= 0 && Int(r.agency) < s.agencies.count ? s.agencies[Int(r.agency)].agencyId : nil }
+                let (y, m, d) = ride.serviceDate.components
+                let target = AlertTarget(feedId: feedName, agencyId: agency, routeId: ride.routeId, routeType: route.map { Int($0.type) },
+                                         directionId: nil, tripId: ride.tripId,
+                                         startDate: String(format: "%04d%02d%02d", y, m, d),
+                                         stopIds: [leg.from.stopId, leg.to.stopId].compactMap { $0 },
+                                         from: leg.departure, to: leg.arrival)
+                answer.options[o].itinerary.legs[l].alerts = RealtimeAlerts.matching(target, in: state.messages)
+            }
+        }
     }
 }

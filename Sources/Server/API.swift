@@ -105,9 +105,13 @@ public struct TransitAPI: Sendable {
                            details: ["parameter": .text(error.parameter), "value": .text(error.value), "allowed": .text(error.allowed)])
         }
         query.deadline = deadline
-        switch s.planner.answer(query, numItineraries: n) {
+        // The realtime state taken once with the timetable: one consistent state per answer.
+        let realtime = s.realtime
+        switch s.planner.answer(query, numItineraries: n, realtime: realtime) {
         case .itineraries(let answer):
-            return Self.response(200, ByteBuffer(bytes: PlanAnswerJSON.answerBytes(answer, feeds: s.feeds.map { ($0.id, $0.version) })),
+            let used = query.realtime ? realtime : nil
+            return Self.response(200, ByteBuffer(bytes: PlanAnswerJSON.answerBytes(answer, feeds: s.feeds.map { ($0.id, $0.version) },
+                                                                                   realtime: used.map { PlanAnswerJSON.realtimeSummary($0, now: Int64(Date().timeIntervalSince1970)) })),
                                  contentType: "application/json")
         case .noItinerary(let reason):
             throw APIError.from(reason)

@@ -71,7 +71,8 @@ public enum APIParameters {
     /// Every parameter `/v1/plan` takes, in the document's order: the request's own, then
     /// the routing model's.
     public static let plan: [ParameterSpec] = [from, to, planFeed, planTime, arriveBy, PlanRequestParameters.window,
-                                               PlanRequestParameters.numItineraries, modes, wheelchair, PlanRequestParameters.streets]
+                                               PlanRequestParameters.numItineraries, modes, wheelchair, PlanRequestParameters.streets,
+                                               PlanRequestParameters.realtime]
         + RoutingParameters.Spec.all
 
     // MARK: /v1/stops

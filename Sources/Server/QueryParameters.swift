@@ -182,7 +182,9 @@ public enum PlanParameters {
         let query = PlanQuery(from: from, to: to, time: time, arriveBy: try q.bool(APIParameters.arriveBy) ?? false, parameters: p,
                               window: window.map { $0 * 60 }, modes: modes, wheelchair: try q.bool(APIParameters.wheelchair) ?? false,
                               streets: try q.bool(PlanRequestParameters.streets) ?? true)
-        return (query, n)
+        var withRealtime = query
+        withRealtime.realtime = try q.bool(PlanRequestParameters.realtime) ?? true
+        return (withRealtime, n)
     }
 
     /// A time parameter (`time` of a plan or of departures), or nil when not given.
