@@ -93,9 +93,10 @@ public struct StopSequences: Sendable {
              + passedTrips.count + passedOffsets.count + routePositions.count)
     }
 
-    /// Bytes held beyond the stop time counts: what trips whose sequences are not 1, 2, 3…
-    /// or which pass through stops cost.
-    public var irregularBytes: Int { bytes - 4 * stopTimeCounts.count - 4 * feedFirst.count }
+    /// Bytes held beyond the stop time counts, the feeds' first sequences and the two
+    /// offset tables' first entries: what trips off their feed's usual numbering or passing
+    /// through stops cost (0 when there are none).
+    public var irregularBytes: Int { bytes - 4 * stopTimeCounts.count - 4 * feedFirst.count - 8 }
 
     /// How many trips have sequences other than their feed's usual consecutive ones
     /// (shifted or gapped), and how many of those are gapped (values stored).
