@@ -44,37 +44,45 @@ public struct StopSequences: Sendable {
     }
 
     /// From a snapshot with its stop times; `boardable[s]`: the timetable keeps stop `s`.
+    /// One pass over the stop times classifies each trip (its first sequence; consecutive
+    /// or not; passing through a stop or not), then the irregular ones are stored.
     init(_ s: FeedSnapshot, boardable: [Bool]) {
-        // Each feed's usual first stop_sequence among trips numbered consecutively.
-        var firstCounts = [[Int32: Int]](repeating: [:], count: max(s.feedIds.count, 1))
-        for t in 0..<s.trips.count {
-            let range = s.stopTimes(ofTrip: t)
-            guard let lo = range.first else { continue }
-            let base = s.stopSequence(lo, trip: t)
-            if range.allSatisfy({ s.stopSequence($0, trip: t) == base + Int32($0 - lo) }) {
-                firstCounts[Int(s.trips[t].feed)][base, default: 0] += 1
+        let tripCount = s.trips.count
+        let bare = s.stopTimeSequence.count != s.stopTimeStop.count
+        var counts = [Int32](repeating: 0, count: tripCount)
+        var tripFirst = [Int32](repeating: 1, count: tripCount)
+        var consecutive = [Bool](repeating: true, count: tripCount)
+        var passesThrough = [Bool](repeating: false, count: tripCount)
+        s.stopTimeSequence.withUnsafeBufferPointer { seq in
+            s.stopTimeStop.withUnsafeBufferPointer { stop in
+                for t in 0..<tripCount {
+                    let lo = Int(s.tripStopTimes[t]), hi = Int(s.tripStopTimes[t + 1])
+                    counts[t] = Int32(hi - lo)
+                    for st in lo..<hi where !boardable[Int(stop[st])] { passesThrough[t] = true; break }
+                    guard !bare, hi > lo else { continue }
+                    let base = seq[lo]
+                    tripFirst[t] = base
+                    for st in lo..<hi where seq[st] != base &+ Int32(st - lo) { consecutive[t] = false; break }
+                }
             }
         }
-        // Ties go to 1, then to the lower value.
+        // Each feed's usual first stop_sequence among trips numbered consecutively; ties go
+        // to 1, then to the lower value.
+        var firstCounts = [[Int32: Int]](repeating: [:], count: max(s.feedIds.count, 1))
+        for t in 0..<tripCount where consecutive[t] && counts[t] > 0 { firstCounts[Int(s.trips[t].feed)][tripFirst[t], default: 0] += 1 }
         let feedFirst = firstCounts.map { c in
             c.max { ($0.value, $0.key == 1 ? 1 : 0, -$0.key) < ($1.value, $1.key == 1 ? 1 : 0, -$1.key) }?.key ?? 1
         }
-        var counts = [Int32](repeating: 0, count: s.trips.count)
         var shifted: [Int32] = [], first: [Int32] = [], offsets: [Int32] = [0], values: [Int32] = []
         var passed: [Int32] = [], passedOffsets: [Int32] = [0], positions: [Int32] = []
-        for t in 0..<s.trips.count {
+        for t in 0..<tripCount where counts[t] > 0 {
             let range = s.stopTimes(ofTrip: t)
-            counts[t] = Int32(range.count)
-            guard let lo = range.first else { continue }
-            let base = s.stopSequence(lo, trip: t)
-            var consecutive = true
-            for st in range where s.stopSequence(st, trip: t) != base + Int32(st - lo) { consecutive = false; break }
-            if !consecutive || base != feedFirst[Int(s.trips[t].feed)] {
-                shifted.append(Int32(t)); first.append(base)
-                if !consecutive { for st in range { values.append(s.stopSequence(st, trip: t)) } }
+            if !consecutive[t] || tripFirst[t] != feedFirst[Int(s.trips[t].feed)] {
+                shifted.append(Int32(t)); first.append(tripFirst[t])
+                if !consecutive[t] { values.append(contentsOf: s.stopTimeSequence[range]) }
                 offsets.append(Int32(values.count))
             }
-            if range.contains(where: { !boardable[Int(s.stopTimeStop[$0])] }) {
+            if passesThrough[t] {
                 passed.append(Int32(t))
                 var next: Int32 = 0
                 for st in range {

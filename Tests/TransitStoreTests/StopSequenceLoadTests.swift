@@ -2,7 +2,6 @@ import Foundation
 import GTFS
 import Testing
 @testable import TransitStore
-import TransitModel
 import TransitTesting
 
 /// stop_sequence and direction_id come back from the database as the files give them:
