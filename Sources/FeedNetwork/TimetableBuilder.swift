@@ -301,7 +301,8 @@ public enum TimetableBuilder {
                          footStreet: footStreet, footStreetStepFree: footStreetStepFree)
         return TransitNetwork(timetable: timetable, snapshot: metadata(snapshot), shapes: ShapeStore(snapshot),
                               stationChildren: stationChildren, stopGrids: grids, warnings: warnings,
-                              streets: graph, stopSnaps: snaps, stepFreeStopSnaps: stepFreeSnaps)
+                              streets: graph, stopSnaps: snaps, stepFreeStopSnaps: stepFreeSnaps,
+                              stopSequences: StopSequences(snapshot, boardable: boardable))
     }
 
     /// How much longer than the footpath radius a street footpath may be (the routing
@@ -374,7 +375,7 @@ public enum TimetableBuilder {
     /// names, ids and routes for answers, without 22 bytes per stop time.
     static func metadata(_ snapshot: FeedSnapshot) -> FeedSnapshot {
         var m = snapshot
-        m.tripStopTimes = []; m.stopTimeStop = []; m.stopTimeArrival = []; m.stopTimeDeparture = []
+        m.tripStopTimes = []; m.stopTimeStop = []; m.stopTimeSequence = []; m.stopTimeArrival = []; m.stopTimeDeparture = []
         m.stopTimePickup = []; m.stopTimeDropOff = []; m.stopTimeShapeDistance = []
         m.shapePointOffsets = [0]; m.shapeLatitude = []; m.shapeLongitude = []; m.shapeDistance = []
         return m

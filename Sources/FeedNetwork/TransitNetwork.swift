@@ -23,6 +23,8 @@ public final class TransitNetwork: Sendable {
     public let stopGrids: [StopGrid]
     /// Problems met while building (trips left out, …), for the caller to report.
     public let warnings: [String]
+    /// Each source trip's stop_sequence values (StopSequences.swift).
+    public let stopSequences: StopSequences
 
     /// The walk graph when streets were loaded (nil: every walk is a beeline).
     public let streets: WalkGraph?
@@ -46,10 +48,11 @@ public final class TransitNetwork: Sendable {
 
     init(timetable: Timetable, snapshot: FeedSnapshot, shapes: ShapeStore, stationChildren: StationChildren,
          stopGrids: [StopGrid], warnings: [String], streets: WalkGraph? = nil, stopSnaps: [StreetSnap?] = [],
-         stepFreeStopSnaps: [StreetSnap?] = []) {
+         stepFreeStopSnaps: [StreetSnap?] = [], stopSequences: StopSequences = StopSequences()) {
         self.timetable = timetable; self.snapshot = snapshot; self.shapes = shapes
         self.stationChildren = stationChildren; self.stopGrids = stopGrids; self.warnings = warnings
         self.streets = streets; self.stopSnaps = stopSnaps; self.stepFreeStopSnaps = stepFreeStopSnaps
+        self.stopSequences = stopSequences
     }
 
     /// Where boardable stop `s` snaps to the streets (`wheelchair`: to an edge a wheelchair

@@ -118,7 +118,8 @@ public final class SnapshotSink: GTFSRowSink {
                                         service: serviceIndex.find(bytes(v, "service_id")!)!,
                                         headsign: text(v, "trip_headsign"), shapeId: text(v, "shape_id"),
                                         shape: bytes(v, "shape_id").flatMap { shapeIndex.index(of: $0) } ?? -1,
-                                        wheelchairAccessible: UInt8(int(v, "wheelchair_accessible") ?? 0)))
+                                        wheelchairAccessible: UInt8(int(v, "wheelchair_accessible") ?? 0),
+                                        directionId: int(v, "direction_id").map { Int8(truncatingIfNeeded: $0) }))
         case "stop_times":
             stTrip.append(tripIndex.find(bytes(v, "trip_id")!)!)
             stSequence.append(Int32(int(v, "stop_sequence")!))
@@ -177,6 +178,7 @@ public final class SnapshotSink: GTFSRowSink {
         }
         snapshot.tripStopTimes = offsets
         snapshot.stopTimeStop = order.map { stStop[Int($0)] }
+        snapshot.stopTimeSequence = order.map { stSequence[Int($0)] }
         snapshot.stopTimeArrival = order.map { stArrival[Int($0)] }
         snapshot.stopTimeDeparture = order.map { stDeparture[Int($0)] }
         snapshot.stopTimePickup = order.map { stPickup[Int($0)] }
@@ -216,6 +218,13 @@ extension FeedSnapshot {
             }
             out.tripStopTimes += part.tripStopTimes.dropFirst().map { $0 + stopTime }
             out.stopTimeStop += part.stopTimeStop.map { $0 + stop }
+            // A part without sequences (built by hand) gets 1, 2, 3… per trip, so that the
+            // merged array stays parallel to `stopTimeStop`.
+            if part.stopTimeSequence.count == part.stopTimeStop.count {
+                out.stopTimeSequence += part.stopTimeSequence
+            } else {
+                for t in part.trips.indices { out.stopTimeSequence += part.stopTimes(ofTrip: t).map { part.stopSequence($0, trip: t) } }
+            }
             out.stopTimeArrival += part.stopTimeArrival
             out.stopTimeDeparture += part.stopTimeDeparture
             out.stopTimePickup += part.stopTimePickup

@@ -114,11 +114,14 @@ public struct FeedSnapshot: Sendable {
         public var shape: Int32
         /// wheelchair_accessible: 0 (or empty) no information, 1 accessible, 2 not.
         public var wheelchairAccessible: UInt8
+        /// direction_id: 0 or 1 as the feed gives it, nil when empty or absent. GTFS-Realtime
+        /// names a trip by route_id, direction_id and start time.
+        public var directionId: Int8?
         public init(feed: Int32, tripId: String, route: Int32, service: Int32, headsign: String?, shapeId: String?,
-                    shape: Int32 = -1, wheelchairAccessible: UInt8 = 0) {
+                    shape: Int32 = -1, wheelchairAccessible: UInt8 = 0, directionId: Int8? = nil) {
             self.feed = feed; self.tripId = tripId; self.route = route; self.service = service
             self.headsign = headsign; self.shapeId = shapeId; self.shape = shape
-            self.wheelchairAccessible = wheelchairAccessible
+            self.wheelchairAccessible = wheelchairAccessible; self.directionId = directionId
         }
     }
 
@@ -162,6 +165,10 @@ public struct FeedSnapshot: Sendable {
     public var tripStopTimes: [Int32] = [0]
     // Stop time -> stop index.
     public var stopTimeStop: [Int32] = []
+    // Stop time -> the file's stop_sequence (ascending within a trip, not necessarily 1, 2, 3…):
+    // how GTFS-Realtime names a stop time. Same count as `stopTimeStop`; a snapshot built by
+    // hand may leave it empty, which reads as 1, 2, 3… in every trip (`stopSequence(_:trip:)`).
+    public var stopTimeSequence: [Int32] = []
     // Stop time -> arrival and departure (seconds since noon minus 12 h) or `untimed`.
     public var stopTimeArrival: [Int32] = []
     public var stopTimeDeparture: [Int32] = []
@@ -218,6 +225,12 @@ public struct FeedSnapshot: Sendable {
         let who = operatorName(feed: f)
         let parts = [who.isEmpty ? feedIds[f] : who] + [info(feed: f).place].compactMap { $0 }.filter { !$0.isEmpty }
         return parts.joined(separator: ", ")
+    }
+
+    /// The stop_sequence of stop time `st` (of trip `t`): `stopTimeSequence[st]`, or its
+    /// 1-based position in the trip when the snapshot has no sequences (built by hand).
+    public func stopSequence(_ st: Int, trip t: Int) -> Int32 {
+        stopTimeSequence.count == stopTimeStop.count ? stopTimeSequence[st] : Int32(st - Int(tripStopTimes[t]) + 1)
     }
 
     /// The stop times of trip `t` as a range of stop time indexes.

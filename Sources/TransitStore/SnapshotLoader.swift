@@ -98,6 +98,7 @@ public struct SnapshotLoader {
         }
         let total = feedIds.reduce(0) { $0 + (stopTimeCounts[$1] ?? 0) }
         snapshot.stopTimeStop.reserveCapacity(total)
+        snapshot.stopTimeSequence.reserveCapacity(total)
         snapshot.stopTimeArrival.reserveCapacity(total)
         snapshot.stopTimeDeparture.reserveCapacity(total)
         snapshot.stopTimePickup.reserveCapacity(total)
@@ -179,7 +180,7 @@ private struct StopTimeJob: Sendable {
 private struct StopTimesPart: Sendable {
     /// Trip (within the feed) -> first stop time (within the feed); trips + 1 entries.
     var offsets: [Int32] = [0]
-    var stop: [Int32] = [], arrival: [Int32] = [], departure: [Int32] = []
+    var stop: [Int32] = [], sequence: [Int32] = [], arrival: [Int32] = [], departure: [Int32] = []
     var pickup: [UInt8] = [], dropOff: [UInt8] = [], distance: [Double] = []
     var feed: Int32 = 0
     var shapes = ShapeCollector.Result()
@@ -197,6 +198,7 @@ private struct StopTimesPart: Sendable {
         s.tripStopTimes.reserveCapacity(s.tripStopTimes.count + offsets.count - 1)
         for o in offsets.dropFirst() { s.tripStopTimes.append(base + o) }
         s.stopTimeStop.append(contentsOf: stop)
+        s.stopTimeSequence.append(contentsOf: sequence)
         s.stopTimeArrival.append(contentsOf: arrival)
         s.stopTimeDeparture.append(contentsOf: departure)
         s.stopTimePickup.append(contentsOf: pickup)
@@ -452,6 +454,7 @@ private func readStopTimes(_ db: PGConnection, _ job: StopTimeJob, scratch st: i
     }
     order.withUnsafeBufferPointer { ord in
         part.stop = gather(st.stop, ord)
+        part.sequence = gather(st.sequence, ord)
         part.arrival = gather(st.arrival, ord)
         part.departure = gather(st.departure, ord)
         part.pickup = gather(st.pickup, ord)
@@ -595,11 +598,11 @@ private struct FeedReader {
         // Trips.
         var trips = IdTable(capacity: 16_384)
         try copy("""
-            SELECT trip_id, route_id, service_id, trip_headsign, shape_id, wheelchair_accessible
+            SELECT trip_id, route_id, service_id, trip_headsign, shape_id, wheelchair_accessible, direction_id
             FROM gtfs.trips WHERE feed_id = \(lit) ORDER BY trip_id
             """) { r in
             let id = r.next(), route = r.next(), service = r.next(), headsign = r.next(), shape = r.next()
-            let wheelchair = r.next()
+            let wheelchair = r.next(), direction = r.next()
             guard let tripId = id.string(), id.withBytes({ trips.insert($0).inserted }) == true else {
                 throw bad("trips", "has an empty or repeated trip_id")
             }
@@ -607,7 +610,8 @@ private struct FeedReader {
             guard let sv = service.withBytes({ services.find($0) }) ?? nil else { throw bad("trips", "names an unknown service") }
             s.trips.append(.init(feed: feed, tripId: tripId, route: routeBase + rt, service: serviceBase + sv,
                                  headsign: headsign.string(), shapeId: shape.string(), shape: -1,
-                                 wheelchairAccessible: UInt8(truncatingIfNeeded: wheelchair.int() ?? 0)))
+                                 wheelchairAccessible: UInt8(truncatingIfNeeded: wheelchair.int() ?? 0),
+                                 directionId: direction.int().map { Int8(truncatingIfNeeded: $0) }))
         }
 
         // Frequencies.

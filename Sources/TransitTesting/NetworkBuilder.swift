@@ -109,12 +109,16 @@ public struct NetworkBuilder {
     /// `STOP TIME [flags]`, where TIME is `H:MM[:SS]` (arrival = departure), `ARR/DEP`,
     /// or `-` for untimed (either side of `/` may be `-`), and flags are `no-board`
     /// (pickup_type 1), `no-alight` (drop_off_type 1), `pickup=N`, `dropoff=N`, `dist=M`
-    /// (shape_dist_traveled). Example: `"A 0:01, B -, C 0:05/0:06 no-board, D 0:10"`.
-    public mutating func trip(_ id: String, route routeId: String, service: String = "S", _ schedule: String) {
+    /// (shape_dist_traveled), `seq=N` (stop_sequence; by default 1 for the first stop time,
+    /// else one more than the previous). `direction` is the trip's direction_id.
+    /// Example: `"A 0:01, B -, C 0:05/0:06 no-board, D 0:10"`.
+    public mutating func trip(_ id: String, route routeId: String, service: String = "S", direction: Int8? = nil,
+                              _ schedule: String) {
         let r = route(routeId)
         tripIndex[id] = Int32(snapshot.trips.count)
         snapshot.trips.append(FeedSnapshot.Trip(feed: 0, tripId: id, route: r, service: serviceIndex[service]!,
-                                                headsign: nil, shapeId: nil))
+                                                headsign: nil, shapeId: nil, directionId: direction))
+        var sequence: Int32 = 0
         func time(_ t: Substring) -> Int32 { t == "-" ? FeedSnapshot.untimed : Self.clock(String(t)) }
         for entry in schedule.split(separator: ",") {
             let words = entry.split(separator: " ")
@@ -122,15 +126,18 @@ public struct NetworkBuilder {
             guard let stop = stopIndex[String(words[0])] else { preconditionFailure("unknown stop \(words[0])") }
             let times = words[1].split(separator: "/", omittingEmptySubsequences: false)
             var pickup: UInt8 = 0, dropOff: UInt8 = 0, dist = Double.nan
+            sequence += 1
             for flag in words.dropFirst(2) {
                 if flag == "no-board" { pickup = 1 }
                 else if flag == "no-alight" { dropOff = 1 }
                 else if flag.hasPrefix("pickup=") { pickup = UInt8(flag.dropFirst(7))! }
                 else if flag.hasPrefix("dropoff=") { dropOff = UInt8(flag.dropFirst(8))! }
                 else if flag.hasPrefix("dist=") { dist = Double(flag.dropFirst(5))! }
+                else if flag.hasPrefix("seq=") { sequence = Int32(flag.dropFirst(4))! }
                 else { preconditionFailure("unknown flag \(flag)") }
             }
             snapshot.stopTimeStop.append(stop)
+            snapshot.stopTimeSequence.append(sequence)
             snapshot.stopTimeArrival.append(time(times[0]))
             snapshot.stopTimeDeparture.append(time(times.count > 1 ? times[1] : times[0]))
             snapshot.stopTimePickup.append(pickup)

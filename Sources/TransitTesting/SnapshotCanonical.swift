@@ -93,6 +93,7 @@ public enum SnapshotCanonical {
             let range = s.tripStopTimes.count > old + 1 ? s.stopTimes(ofTrip: old) : 0..<0
             for i in range {
                 out.stopTimeStop.append(remap(stopMap, s.stopTimeStop[i]))
+                out.stopTimeSequence.append(i < s.stopTimeSequence.count ? s.stopTimeSequence[i] : -1)
                 out.stopTimeArrival.append(s.stopTimeArrival[i])
                 out.stopTimeDeparture.append(s.stopTimeDeparture[i])
                 out.stopTimePickup.append(s.stopTimePickup[i])
@@ -196,6 +197,7 @@ public enum SnapshotCanonical {
             report.check("\(at) shape", p.shape, q.shape)
             report.text("\(at) shape's id", shapeId(x, p.shape), shapeId(y, q.shape))
             report.check("\(at) wheelchairAccessible", p.wheelchairAccessible, q.wheelchairAccessible)
+            report.check("\(at) directionId", p.directionId, q.directionId)
         }
 
         report.check("tripStopTimes", x.tripStopTimes.count, y.tripStopTimes.count)
@@ -205,6 +207,7 @@ public enum SnapshotCanonical {
                 for i in x.stopTimes(ofTrip: t) {
                     let at = { "stop time \(i - Int(x.tripStopTimes[t])) of trip \(t) (\(x.trips[t].tripId))" }
                     report.check("\(at()) stop", x.stopTimeStop[i], y.stopTimeStop[i])
+                    report.check("\(at()) stop_sequence", x.stopTimeSequence[i], y.stopTimeSequence[i])
                     report.check("\(at()) arrival", x.stopTimeArrival[i], y.stopTimeArrival[i])
                     report.check("\(at()) departure", x.stopTimeDeparture[i], y.stopTimeDeparture[i])
                     report.check("\(at()) pickup", x.stopTimePickup[i], y.stopTimePickup[i])
@@ -227,6 +230,10 @@ public enum SnapshotCanonical {
             report.check("transfer \(i)", x.transfers[i], y.transfers[i])
         }
 
+        // stop_sequence is parallel to the stop times in each snapshot as given.
+        for (name, s) in [("first", a), ("second", b)] where s.stopTimeSequence.count != s.stopTimeStop.count {
+            report.add("\(name) snapshot: \(s.stopTimeSequence.count) stop_sequence values for \(s.stopTimeStop.count) stop times")
+        }
         // The shape arrays of each snapshot as given, before canonical order hides a gap.
         for (name, s) in [("first", a), ("second", b)] {
             let points = Int(s.shapePointOffsets.last ?? 0)
