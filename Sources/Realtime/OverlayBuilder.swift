@@ -180,11 +180,16 @@ struct OverlayBuilder {
         for (i, s) in u.stopTimeUpdates.enumerated() {
             let p: Int
             if let seq = s.stopSequence {
-                // The timetable keeps no stop_sequence (FeedSnapshot drops it): stop_sequence
-                // k names the trip's k-th stop time (1-based). The model names the stop time by
-                // stop_sequence when there is one: a stop_id beside it is not checked.
-                p = seq - 1
-                guard p >= 0 && p < length else { throw Refusal(code: "unknown-stop", detail: "no stop_sequence \(seq) in the trip") }
+                // The feed's own stop_sequence (kept by the network), then the route position
+                // of that stop time. The model names the stop time by stop_sequence when there
+                // is one: a stop_id beside it is not checked.
+                guard let q = network.position(ofStopSequence: Int32(clamping: seq), inSourceTrip: Int(sourceTrip)) else {
+                    throw Refusal(code: "unknown-stop", detail: "no stop_sequence \(seq) in the trip")
+                }
+                guard let onRoute = network.stopSequences.routePosition(ofSourceTrip: Int(sourceTrip), position: q) else {
+                    throw Refusal(code: "unknown-stop", detail: "stop_sequence \(seq) is at a stop the timetable leaves out (not boardable)")
+                }
+                p = onRoute
                 guard p > previous else { throw Refusal(code: "unordered-stops", detail: "stop_sequence \(seq) is not after the stop before") }
             } else if let id = s.stopId {
                 var found = -1
@@ -305,8 +310,8 @@ struct OverlayBuilder {
             guard tt.serviceRuns(tt.routeService[rr], day: day) else { continue }
             let nt = Int(tt.routeTripOffsets[rr + 1] - tt.routeTripOffsets[rr]), times = Int(tt.routeTimeOffsets[rr])
             for j in 0..<nt where tt.departures[times + j] == start {
-                // direction_id is not in the snapshot: route and start time decide.
                 let s = tt.tripSource[Int(tt.routeTripOffsets[rr]) + j].raw
+                guard let direction = snapshot.trips[Int(s)].directionId, Int(direction) == d.directionId else { continue }
                 if !found.contains(s) { found.append(s) }
             }
         }

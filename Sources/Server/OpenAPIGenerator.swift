@@ -80,6 +80,17 @@ public enum OpenAPIGenerator {
                 "How a walk's length was found (routing model, \"Streets\"): along the streets, or the beeline × walkDetourFactor."],
             "walkSteps": ["type": "array", "items": ref("WalkStep"), "description":
                 "A walk's turn-by-turn steps along the streets, in order (empty for a beeline walk)."],
+            "realtime": ["type": "boolean", "description":
+                "A ride of an answer planned on realtime: whether an applied GTFS-Realtime TripUpdate names its trip and date (routing model, \"Realtime\")."],
+            "scheduledDeparture": iso, "scheduledArrival": iso,
+            "departureDelaySeconds": ["type": "integer", "description": "Expected minus scheduled departure (a realtime ride)."],
+            "arrivalDelaySeconds": ["type": "integer", "description": "Expected minus scheduled arrival (a realtime ride)."],
+            "skippedStops": ["type": "array", "items": string, "description": "stop_ids the trip passes without stopping that day (SKIPPED)."],
+            "alerts": array(ref("Alert")),
+        ])
+        let alert = object(["id", "activePeriods"], [
+            "id": string, "header": string, "description": string, "url": string, "cause": string, "effect": string,
+            "activePeriods": array(object([], ["start": iso, "end": iso])),
         ])
         let walkStep = object(["action", "street", "kind", "meters", "instruction", "point"], [
             "action": ["enum": .array(WalkStep.Action.allCases.map { .string($0.rawValue) })],
@@ -122,6 +133,9 @@ public enum OpenAPIGenerator {
             if case .integer = spec.kind { parameters.append((spec.name, integer)) } else { parameters.append((spec.name, num)) }
         }
         let planAnswer = object(["itineraries", "recommended", "notices", "query", "feeds"], [
+            "realtime": ["type": "array", "description": "The GTFS-Realtime messages the answer was planned on (with realtime on): each feed's message time and age.",
+                         "items": object(["feed", "tripUpdates", "applied"], ["feed": string, "messageTime": iso, "ageSeconds": integer,
+                                                                               "tripUpdates": integer, "applied": integer])],
             "itineraries": ["type": "array", "items": ref("Itinerary"), "minItems": 1],
             "recommended": ["type": "integer", "minimum": 0,
                             "description": "The option a rider is recommended: the least rider's cost (routing model, \"What a rider is shown\")."],
@@ -186,7 +200,7 @@ public enum OpenAPIGenerator {
             "coordinates": ["type": "array", "minItems": 1, "maxItems": 20, "items": [
                 "type": "array", "minItems": 1, "maxItems": 1, "items": ["type": "array", "minItems": 4, "items": position]]]],
             additional: false)
-        return ["Error": error, "PlanAnswer": planAnswer, "Itinerary": itinerary, "Leg": leg, "WalkStep": walkStep, "Summary": summary,
+        return ["Error": error, "PlanAnswer": planAnswer, "Itinerary": itinerary, "Leg": leg, "WalkStep": walkStep, "Alert": alert, "Summary": summary,
                 "ItineraryPlace": place, "Notice": notice, "FeatureCollection": featureCollection,
                 "Stop": stop, "RouteRef": routeRef, "Departure": departure, "Health": health, "FeedHealth": feedHealth,
                 "Coverage": coverage, "RegionProperties": regionProperties, "Export": export]

@@ -184,11 +184,12 @@ struct RealtimeRulesTests {
         let c = try RealtimeCase(lineABCD(), [byRoute("R1", "01:00:00")])
         #expect(c.report.applied == 1)
         #expect(c.times("T2") == ["A 1:00", "B 1:12", "C 1:22", "D 1:32"])
+        // The other direction_id names no trip of the feed's (trips.txt has 0 for both).
         let d = try RealtimeCase(lineABCD(), [byRoute("R1", "01:05:00"), byRoute("R2", "01:00:00"), byRoute("R1", "01:00:00", direction: nil),
-                                              byRoute("R1", "1:00", date: testDateText)])
-        #expect(d.report.rejected == ["unknown-trip": 3, "bad-date": 1])
+                                              byRoute("R1", "1:00", date: testDateText), byRoute("R1", "01:00:00", direction: 1)])
+        #expect(d.report.rejected == ["unknown-trip": 4, "bad-date": 1])
         var b = lineABCD()
-        b.trip("T3", route: "R1", "A 1:00, B 1:12, C 1:22, D 1:32")
+        b.trip("T3", route: "R1", direction: 0, "A 1:00, B 1:12, C 1:22, D 1:32")
         let e = try RealtimeCase(b, [byRoute("R1", "01:00:00")])
         #expect(e.report.rejected == ["ambiguous-trip": 1])
     }

@@ -113,7 +113,7 @@ struct RealtimeCase {
 func lineABCD() -> NetworkBuilder {
     var b = NetworkBuilder()
     b.line("A", "B", "C", "D")
-    b.trip("T1", route: "R1", "A 0:00, B 0:10, C 0:20, D 0:30")
-    b.trip("T2", route: "R1", "A 1:00, B 1:10, C 1:20, D 1:30")
+    b.trip("T1", route: "R1", direction: 0, "A 0:00, B 0:10, C 0:20, D 0:30")
+    b.trip("T2", route: "R1", direction: 0, "A 1:00, B 1:10, C 1:20, D 1:30")
     return b
 }
