@@ -32,14 +32,15 @@ struct PlanRequest {
 /// text is rendered from its `AnswerDocument`, made directly from the planner's answer or
 /// read from the server's JSON, which are the same; `--json` prints the API's JSON.
 enum PlanReply {
-    case local(Result<PlanAnswer, PlanError>, feeds: [(id: String, version: Int)]?)
+    /// `realtime`: the messages the answer was planned on (`--realtime`), nil without.
+    case local(Result<PlanAnswer, PlanError>, feeds: [(id: String, version: Int)]?, realtime: [PlanAnswerJSON.RealtimeUsed]? = nil)
     case remote([UInt8])
 
     /// The API's answer (or its error) as JSON bytes.
     var json: [UInt8] {
         switch self {
-        case .local(.success(let answer), let feeds): return PlanAnswerJSON.answerBytes(answer, feeds: feeds)
-        case .local(.failure(let error), _): return Array(PlanAnswerJSON.encode(PlanAnswerJSON.apiError(error)).utf8)
+        case .local(.success(let answer), let feeds, let realtime): return PlanAnswerJSON.answerBytes(answer, feeds: feeds, realtime: realtime)
+        case .local(.failure(let error), _, _): return Array(PlanAnswerJSON.encode(PlanAnswerJSON.apiError(error)).utf8)
         case .remote(let bytes): return bytes
         }
     }
@@ -47,8 +48,8 @@ enum PlanReply {
     /// The answer as the text renders it; the reason (the planner's or the server's) when there is none.
     func document() throws(AnswerDocument.ReadError) -> AnswerDocument {
         switch self {
-        case .local(.success(let answer), _): return AnswerDocument(answer)
-        case .local(.failure(let reason), _): throw AnswerDocument.ReadError(reason)
+        case .local(.success(let answer), _, _): return AnswerDocument(answer)
+        case .local(.failure(let reason), _, _): throw AnswerDocument.ReadError(reason)
         case .remote(let bytes): return try AnswerDocument.read(bytes)
         }
     }
@@ -106,7 +107,11 @@ final class LocalBackend: PlanBackend {
     }
 
     func answer(_ r: PlanRequest) throws -> PlanReply {
-        do throws(PlanError) { return .local(.success(try plan(r)), feeds: feeds) } catch { return .local(.failure(error), feeds: feeds) }
+        // The messages every answer is planned on (`--realtime`): their time and age now.
+        let used = realtime.map { PlanAnswerJSON.realtimeSummary($0, now: Int64(Date().timeIntervalSince1970)) }
+        do throws(PlanError) { return .local(.success(try plan(r)), feeds: feeds, realtime: used) } catch {
+            return .local(.failure(error), feeds: feeds, realtime: used)
+        }
     }
 
     private func plan(_ r: PlanRequest) throws(PlanError) -> PlanAnswer {

@@ -251,7 +251,11 @@ struct SecurityTests {
         for file in files {
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
             if file != "Reloader.swift" {
-                for word in database where text.contains(word) { Issue.record("\(file) uses \(word): only Reloader.swift may reach the database") }
+                for word in database where text.contains(word) {
+                    // The realtime sources' HTTP client (AsyncHTTPClient) executes requests too.
+                    if word == ".execute(" && text.components(separatedBy: ".execute(").count == text.components(separatedBy: "HTTPClient.shared.execute(").count { continue }
+                    Issue.record("\(file) uses \(word): only Reloader.swift may reach the database")
+                }
             }
             for word in fileWords where text.contains(word) {
                 if file == "Memory.swift" && word == "contentsOfFile" && text.contains("\"/proc/self/statm\"") { continue }
