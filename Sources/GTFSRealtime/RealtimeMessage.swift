@@ -25,6 +25,23 @@ public struct RealtimeMessage: Sendable, Equatable {
         self.tripUpdates = tripUpdates; self.alerts = alerts; self.vehicles = vehicles
     }
 
+    /// One feed's messages from several sources (its TripUpdates, Alerts and
+    /// VehiclePositions, each a message of its own) as one: their entities together, in
+    /// the order given; its time the latest of those with TripUpdates (service dates and
+    /// ages are taken from it), else the latest of all; differential when any is.
+    public static func merging(_ messages: [RealtimeMessage]) -> RealtimeMessage? {
+        guard var out = messages.first else { return nil }
+        for m in messages.dropFirst() {
+            out.tripUpdates += m.tripUpdates
+            out.alerts += m.alerts
+            out.vehicles += m.vehicles
+            if m.incrementality == .differential { out.incrementality = .differential }
+        }
+        let timed = messages.contains { !$0.tripUpdates.isEmpty } ? messages.filter { !$0.tripUpdates.isEmpty } : messages
+        out.timestamp = timed.compactMap(\.timestamp).max()
+        return out
+    }
+
     /// `TripDescriptor`: which trip (and on which day) an entity is about.
     public struct TripDescriptor: Sendable, Equatable, Hashable {
         public var tripId: String?

@@ -35,6 +35,20 @@ public struct AnswerDocument: Decodable, Sendable, Equatable {
         public var walkModel: String?
         /// A walk's steps along streets (empty for a beeline), nil when the answer does not say.
         public var walkSteps: [WalkStep]?
+        /// A ride's realtime alerts (planned on realtime), nil when the answer does not say.
+        public var alerts: [Alert]?
+    }
+
+    /// A realtime alert on a ride, as the API writes it: what the terminal shows under the step.
+    public struct Alert: Decodable, Sendable, Equatable {
+        public var id: String
+        public var header: String?
+        public var description: String?
+        public var url: String?
+        public var effect: String?
+        public init(id: String, header: String?, description: String?, url: String?, effect: String?) {
+            self.id = id; self.header = header; self.description = description; self.url = url; self.effect = effect
+        }
     }
 
     /// One step of a walk along streets, as the API writes it.
@@ -116,6 +130,18 @@ public struct AnswerDocument: Decodable, Sendable, Equatable {
     public var modelFirst: Int?
     public var notices: [Notice]
     public var query: Query
+    /// The realtime messages the answer was planned on (nil: it was planned on the timetable alone).
+    public var realtime: [RealtimeMessageUsed]?
+
+    /// One feed's realtime message an answer used, as the API writes it (`PlanAnswerJSON.RealtimeUsed`).
+    public struct RealtimeMessageUsed: Decodable, Sendable, Equatable {
+        public var feed: String
+        /// The message's header time (ISO 8601, UTC).
+        public var messageTime: String?
+        public var ageSeconds: Int64?
+        public var tripUpdates: Int
+        public var applied: Int
+    }
 
     /// Why there is no document: the answer's error (`{"error": {"code", "message"}}`:
     /// the planner's reasons, and whatever else a server answers, such as `RATE_LIMITED`),

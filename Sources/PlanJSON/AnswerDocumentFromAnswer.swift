@@ -8,8 +8,10 @@ extension AnswerDocument {
     /// The document the API's JSON (`PlanAnswerJSON.answerBytes`) would read back as, made
     /// straight from the planner's answer: the same strings (ISO times with the zone's
     /// offset, instructions, route names) and the same rounding (map positions to six
-    /// decimals, walks to whole meters).
-    public init(_ a: PlanAnswer) {
+    /// decimals, walks to whole meters). `realtime`: the messages the answer was planned on
+    /// (its rides then carry their alerts, as the JSON's `alerts`), nil when none.
+    public init(_ a: PlanAnswer, realtime used: [PlanAnswerJSON.RealtimeUsed]? = nil) {
+        let realtime = used != nil
         let zone = TimeZone(identifier: a.result.timeZone) ?? TimeZone(identifier: "UTC")!
         func iso(_ t: Int64) -> String { PlanAnswerJSON.iso(t, zone) }
         func place(_ p: ItineraryPlace) -> Place {
@@ -30,7 +32,11 @@ extension AnswerDocument {
                             WalkStep(action: s.action.rawValue, street: s.street, kind: s.kind.name, meters: (s.meters * 10).rounded() / 10,
                                      heading: s.heading, instruction: s.english, point: walk.start(of: s).map(position))
                         }
-                    })
+                    },
+                    alerts: leg.ride != nil && realtime ? leg.alerts.map { a in
+                        Alert(id: a.entityId, header: a.header.first?.text, description: a.description.first?.text,
+                              url: a.url.first?.text, effect: a.effect)
+                    } : nil)
             }
             let summary = Summary(departure: iso(s.departure), arrival: iso(s.arrival), durationSeconds: s.durationSeconds,
                                   rides: s.rides, changes: s.changes, modes: s.modes.map(\.rawValue),
@@ -50,5 +56,10 @@ extension AnswerDocument {
         modelFirst = a.modelFirst
         notices = a.notices.map { Notice(code: $0.code.rawValue, message: $0.message) }
         query = Query(time: iso(a.result.time), timeZone: a.result.timeZone, arriveBy: a.arriveBy)
+        let utc = TimeZone(identifier: "UTC")!
+        self.realtime = used?.map { u in
+            RealtimeMessageUsed(feed: u.feed, messageTime: u.messageTime.map { PlanAnswerJSON.iso($0, utc) }, ageSeconds: u.ageSeconds,
+                                tripUpdates: u.tripUpdates, applied: u.applied)
+        }
     }
 }

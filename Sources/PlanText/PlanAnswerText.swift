@@ -24,6 +24,7 @@ public enum PlanAnswerText {
         let times = Times(doc)
         let journeys = doc.itineraries.map(times.journey)
         line("\(from) → \(to), \(q.arriveBy ? "arrive by" : "leave at") \(times.clock(times.asked)) on \(day(q.time)) (\(q.timeZone))")
+        for u in doc.realtime ?? [] { line(realtimeLine(u, times)) }
         if let gap = times.gap(doc, journeys) { line(gap) }
         if let note = times.repeatNote(journeys) { line(note) }
         // What makes the whole answer doubtful (local transit not covered at an end) is
@@ -59,8 +60,17 @@ public enum PlanAnswerText {
         for (i, step) in steps.enumerated() {
             let n = String(repeating: " ", count: numberWidth - String(i + 1).count) + String(i + 1)
             line("  \(n). \(step.0.padding(toLength: timeWidth, withPad: " ", startingAt: 0))  \(step.1)")
-            guard i < it.legs.count, let walkSteps = it.legs[i].walkSteps else { continue }
-            for (k, w) in walkSteps.enumerated() { line("\(subIndent)\(letters(k)). \(w.instruction)") }
+            guard i < it.legs.count else { continue }
+            if let walkSteps = it.legs[i].walkSteps {
+                for (k, w) in walkSteps.enumerated() { line("\(subIndent)\(letters(k)). \(w.instruction)") }
+            }
+            // A ride's realtime alerts, each its header (else its description) and link.
+            for a in it.legs[i].alerts ?? [] {
+                // One line of words: a producer's line breaks and double spaces are not the rider's.
+                let text = (a.header ?? a.description ?? "an alert without text (\(a.id))")
+                    .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+                line("\(subIndent)Alert: \(text)" + (a.url.map { " (\($0))" } ?? ""))
+            }
         }
         line(summary(it.summary, j))
         for n in doc.notices where !PlanAnswerText.firstNotices.contains(n.code) { line("Note: \(n.message)") }
@@ -111,6 +121,23 @@ public enum PlanAnswerText {
             let shown = [asked] + journeys.flatMap { j in [j.start, j.end] + j.steps.flatMap { [$0.start, $0.end] } }
             return shown.first { ShownTimes.repeated($0, zone) != nil }.map { ShownTimes.repeatNote($0, zone) }
         }
+    }
+
+    /// How fresh the realtime times are: "Realtime: bart-rt's message of 10:45:21 (2 min
+    /// old), 48 of 91 trip updates applied." (its age only when under a day: a recorded
+    /// message replayed is as of its own time).
+    static func realtimeLine(_ u: AnswerDocument.RealtimeMessageUsed, _ times: Times) -> String {
+        var text = "Realtime: \(u.feed)'s message"
+        if let t = u.messageTime.flatMap(instant) {
+            let clock = ShownTimes.clock(ShownTimes.floorMinute(t), times.zone, askedDay: times.askedDay)
+            let seconds = ((t % 60) + 60) % 60
+            // The clock to the second: a message's time is when it was made, not a time to be somewhere.
+            text += " of \(clock.prefix(5)):\(seconds < 10 ? "0" : "")\(seconds)\(clock.dropFirst(5))"
+            if let age = u.ageSeconds, (0..<86_400).contains(age) {
+                text += age < 60 ? " (under a minute old)" : " (\(Words.duration(minutes: Int(age / 60))) old)"
+            }
+        }
+        return text + ", \(u.applied) of \(u.tripUpdates) trip update\(u.tripUpdates == 1 ? "" : "s") applied."
     }
 
     /// "a" … "z", then "aa", "ab" …: a walk's sub-steps, apart from the numbered steps.

@@ -7,7 +7,8 @@
 /// - a line of a table (its header or a row, `  1  08:37  08:46  …   tram   fastest, …`:
 ///   columns apart by two spaces or more) keeps its columns and continues under its
 ///   last column (what sets the option apart);
-/// - a `Note: ` continues under its words, and so does a walk's lettered turn (`a. Head …`);
+/// - a `Note: ` continues under its words, and so do a ride's `Alert: ` and a walk's
+///   lettered turn (`a. Head …`);
 /// - any other line continues at its own indent.
 ///
 /// ANSI colour sequences (`ESC[…m`, the route badges) take no columns, and a coloured run
@@ -72,8 +73,9 @@ public enum TextWrap {
         var i = 0
         while i < visible.count && visible[i] == " " { i += 1 }
         let ownIndent = i
-        // "Note: …" continues under its words.
+        // "Note: …" continues under its words, and so does a ride's "Alert: …".
         if visible[i...].starts(with: "Note: ") { return i + 6 }
+        if visible[i...].starts(with: "Alert: ") { return i + 7 }
         // A walk's turn under its step ("a. Head north on …") continues under its words.
         var letters = i
         while letters < visible.count && letters - i < 3 && visible[letters].isASCII && visible[letters].isLowercase { letters += 1 }

@@ -270,8 +270,13 @@ extension JourneyPlanner {
         for (i, step) in shown.steps.enumerated() {
             switch legs[i].step {
             case .ride(let mode, let route, let headsign, _, let from, let stops, let to, _):
-                legs[i].step = .ride(mode: mode, route: route, headsign: headsign, departure: clock(step.start), from: from,
-                                     stops: stops, to: to, arrival: clock(step.end))
+                var departure = clock(step.start), arrival = clock(step.end)
+                if let rt = legs[i].realtime {
+                    departure = ShownTimes.withDelay(departure, expected: rt.expectedDeparture, scheduled: rt.scheduledDeparture, arrival: false)
+                    arrival = ShownTimes.withDelay(arrival, expected: rt.expectedArrival, scheduled: rt.scheduledArrival, arrival: true)
+                }
+                legs[i].step = .ride(mode: mode, route: route, headsign: headsign, departure: departure, from: from,
+                                     stops: stops, to: to, arrival: arrival)
             case .walk(let meters, _, let to):
                 legs[i].step = .walk(meters: meters, minutes: step.walkMinutes, to: to)
             case .changeWalk(let meters, _, let to, _):

@@ -120,6 +120,18 @@ public enum ShownTimes {
         return text
     }
 
+    /// A realtime ride's time as shown with its delay in minutes beside it: "08:38 (+3 min)",
+    /// "08:31 (2 min early)", "08:35 (on time)"; inside the brackets a time already has
+    /// ("01:30 (second, +3 min)"). The minutes are those between the scheduled and the
+    /// expected time each shown by the same rule (a departure at its minute, an arrival at
+    /// the next whole minute, `arrival`), so the scheduled time is the one shown less them.
+    public static func withDelay(_ shown: String, expected: Int64, scheduled: Int64, arrival: Bool) -> String {
+        let minutes = arrival ? Int((ceilMinute(expected) - ceilMinute(scheduled)) / 60)
+            : Int((floorMinute(expected) - floorMinute(scheduled)) / 60)
+        let words = minutes == 0 ? "on time" : minutes > 0 ? "+\(minutes) min" : "\(-minutes) min early"
+        return shown.hasSuffix(")") ? "\(shown.dropLast()), \(words))" : "\(shown) (\(words))"
+    }
+
     /// The sentence that explains `(first)` and `(second)`, for the night of `t` (a time in
     /// the repeated hour): "On Sunday 2020-10-25 the clocks go back 1 h: …".
     public static func repeatNote(_ t: Int64, _ zone: TimeZone) -> String {

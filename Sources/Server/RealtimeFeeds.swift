@@ -118,22 +118,11 @@ public final class RealtimeFeeds: Sendable {
     /// make one message), for the feeds `served` holds.
     func messages(for feedIds: Set<String>) -> [String: RealtimeMessage] {
         state.withLock { s in
-            var out: [String: RealtimeMessage] = [:]
+            var byFeed: [String: [RealtimeMessage]] = [:]
             for (i, m) in s.messages.sorted(by: { $0.key < $1.key }) where feedIds.contains(sources[i].feedId) {
-                let feed = sources[i].feedId
-                if var merged = out[feed] {
-                    merged.tripUpdates += m.tripUpdates
-                    merged.alerts += m.alerts
-                    merged.vehicles += m.vehicles
-                    // The TripUpdates' time is the one dates are taken from.
-                    if merged.tripUpdates.isEmpty || (!m.tripUpdates.isEmpty && (m.timestamp ?? 0) > (merged.timestamp ?? 0)) {
-                        merged.timestamp = m.timestamp ?? merged.timestamp
-                    }
-                    out[feed] = merged
-                } else {
-                    out[feed] = m
-                }
+                byFeed[sources[i].feedId, default: []].append(m)
             }
+            let out = byFeed.compactMapValues(RealtimeMessage.merging)
             return out
         }
     }

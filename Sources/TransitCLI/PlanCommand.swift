@@ -50,7 +50,7 @@ struct TimetableSourceOptions: ParsableArguments {
     @Option(name: .customLong("place"), help: ArgumentHelp("The place a feed serves, as FEED=NAME (repeatable): what `transit import --place` declares, for feeds read with --gtfs or to override the database's.", valueName: "feed=name"))
     var places: [String] = []
 
-    @Option(name: .customLong("realtime"), help: ArgumentHelp("A GTFS-Realtime message file of a feed, as FEED=FILE (repeatable): its TripUpdates applied as of its own header time. With --gtfs, a feed's id is its file's name without extension (--gtfs ct.zip --realtime ct=updates.pb).", valueName: "feed=file"))
+    @Option(name: .customLong("realtime"), help: ArgumentHelp("A GTFS-Realtime message file of a feed, as FEED=FILE (repeatable; a feed's TripUpdates and Alerts files make one message): its TripUpdates applied as of its own header time, its alerts shown on the rides they name. With --gtfs, a feed's id is its file's name without extension (--gtfs ct.zip --realtime ct=updates.pb).", valueName: "feed=file"))
     var realtime: [String] = []
 
     @OptionGroup var db: DatabaseOptions
@@ -70,7 +70,7 @@ struct TimetableSourceOptions: ParsableArguments {
     /// A file that cannot be read, or names a feed not loaded, is an error.
     func realtimeState(_ network: TransitNetwork) throws -> RealtimeState? {
         guard !realtime.isEmpty else { return nil }
-        var messages: [String: RealtimeMessage] = [:]
+        var byFeed: [String: [RealtimeMessage]] = [:]
         for r in realtime {
             guard let source = try? RealtimeSource.parse(r), case .file(let path) = source.location else { continue }
             guard network.snapshot.feedIds.contains(source.feedId) else {
@@ -78,12 +78,12 @@ struct TimetableSourceOptions: ParsableArguments {
             }
             switch readRealtimeFile(path) {
             case .success(let m):
-                if messages[source.feedId] != nil { throw CLIError("--realtime names feed \"\(source.feedId)\" twice: give one message file per feed") }
-                messages[source.feedId] = m
+                // A feed's TripUpdates and Alerts files make one message.
+                byFeed[source.feedId, default: []].append(m)
             case .failure(let e): throw CLIError(e.description)
             }
         }
-        let state = RealtimeState.build(network: network, messages: messages)
+        let state = RealtimeState.build(network: network, messages: byFeed.compactMapValues(RealtimeMessage.merging))
         for r in state.reports {
             let rejected = r.rejected.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
             Output.progressDone("Realtime: \(r.feedId): \(r.applied) of \(r.tripUpdates) trip updates applied\(rejected.isEmpty ? "" : " (not applied: \(rejected))")")

@@ -48,7 +48,7 @@ enum PlanReply {
     /// The answer as the text renders it; the reason (the planner's or the server's) when there is none.
     func document() throws(AnswerDocument.ReadError) -> AnswerDocument {
         switch self {
-        case .local(.success(let answer), _, _): return AnswerDocument(answer)
+        case .local(.success(let answer), _, let realtime): return AnswerDocument(answer, realtime: realtime)
         case .local(.failure(let reason), _, _): throw AnswerDocument.ReadError(reason)
         case .remote(let bytes): return try AnswerDocument.read(bytes)
         }

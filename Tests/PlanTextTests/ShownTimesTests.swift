@@ -19,6 +19,19 @@ import TransitTesting
 @Suite struct ShownTimesTests {
     static let feeds = ["bart-2018.zip", "caltrain.zip", "sacramento-sacrt-2024.zip", "bydgoszcz-2020.zip"]
 
+    @Test("a realtime ride's delay in minutes: the scheduled time shown plus them is the expected one shown")
+    func delays() {
+        let t: Int64 = 1_565_200_800  // 18:00:00 UTC
+        #expect(ShownTimes.withDelay("18:05", expected: t + 304, scheduled: t, arrival: false) == "18:05 (+5 min)")
+        #expect(ShownTimes.withDelay("18:04", expected: t + 202, scheduled: t, arrival: true) == "18:04 (+4 min)")
+        #expect(ShownTimes.withDelay("18:00", expected: t + 30, scheduled: t, arrival: false) == "18:00 (on time)")
+        #expect(ShownTimes.withDelay("17:58", expected: t - 120, scheduled: t, arrival: false) == "17:58 (2 min early)")
+        #expect(ShownTimes.withDelay("01:30 (second)", expected: t + 180, scheduled: t, arrival: false) == "01:30 (second, +3 min)")
+        let ride = LegInstruction.ride(mode: .rail, route: "Yellow", headsign: nil, departure: "11:05 (+5 min)", from: "A", stops: 2,
+                                       to: "B", arrival: "11:48 (+4 min)")
+        #expect(ride.english == "Take train Yellow at 11:05 (+5 min) from A, 2 stops, get off at B (11:48, +4 min)")
+    }
+
     @Test("every time printed is on its day, every duration adds up as printed", arguments: feeds)
     func randomTrips(_ file: String) throws {
         let feedId = String(file.dropLast(4))
