@@ -9,6 +9,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "transit", targets: ["TransitCLI"]),
+        .executable(name: "realtime-messages", targets: ["RealtimeMessages"]),
         // For the libFuzzer package in Fuzz/ (a package can only use another's products).
         .library(name: "TransitLibraries", targets: ["FuzzChecks", "GTFS", "TransitModel", "Planner", "PlanText", "Server"]),
     ],
@@ -89,6 +90,12 @@ let package = Package(
         ]),
         // Shared by the tests: fixtures, the reference router, tiny networks built in code
         // (NetworkBuilder) and the compact journey strings (CompactJourney).
+        // Seeded GTFS-Realtime messages for the realtime benchmarks and load tests (a tool beside
+        // the tests, not part of the service: it uses the tests' generator).
+        .executableTarget(name: "RealtimeMessages", dependencies: [
+            "GTFS", "GTFSRealtime", "TransitModel", "TransitTesting",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
         .target(name: "TransitTesting", dependencies: ["GTFS", "TransitStore", "Timetable", "FeedNetwork", "Raptor", "TransitModel", "Geo", "Streets", "GTFSRealtime"]),
         // The fuzz targets' checks and seeds: run by libFuzzer (Fuzz/, Scripts/fuzz.sh) and by FuzzChecksTests.
         .target(name: "FuzzChecks", dependencies: ["GTFS", "TransitModel", "Planner", "PlanText", "Server", "GTFSRealtime"]),
@@ -102,7 +109,7 @@ let package = Package(
         .testTarget(name: "TransitStoreTests", dependencies: ["Streets", "TransitStore", "GTFS", "TransitTesting"]),
         .testTarget(name: "TimetableTests", dependencies: ["Streets", "Timetable", "FeedNetwork", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
         .testTarget(name: "CoverageTests", dependencies: ["Streets", "Coverage", "Timetable", "FeedNetwork", "Planner", "PlanJSON", "PlanText", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
-        .testTarget(name: "ServerTests", dependencies: ["Streets", "Server", "Planner", "Raptor", "FeedNetwork", "Geo", "TransitModel", "TransitStore", "TransitTesting"]),
+        .testTarget(name: "ServerTests", dependencies: ["Streets", "Server", "Planner", "Raptor", "FeedNetwork", "Geo", "TransitModel", "TransitStore", "TransitTesting", "GTFSRealtime"]),
         .testTarget(name: "FuzzChecksTests", dependencies: ["FuzzChecks", "FeedNetwork", "Geo", "TransitTesting"]),
         // The router's own tests: timetables built in code, RaptorRequest in, journeys out (no planner).
         .testTarget(name: "RaptorTests", dependencies: ["Streets", "Raptor", "Timetable", "FeedNetwork", "TransitModel", "GTFS", "Geo", "TransitTesting"]),

@@ -265,9 +265,52 @@ public enum PlanAnswerJSON {
         }
         w.key("to"); place(leg.to, &w)
         if let ride { w.field("trip", ride.tripId) }
+        if let v = leg.vehicle { w.key("vehicle"); vehicle(v, &w) }
         if change { w.field("waitSeconds", leg.waitSeconds) }
         if let walk = leg.walk { walkFields(walk, &w) }
         w.endObject()
+    }
+
+    /// A vehicle where realtime last put it (a ride's, and `/v1/vehicles`' properties):
+    /// its ids, position, bearing, speed, what it does at which stop, and when it was seen.
+    public static func vehicle(_ v: RealtimeVehicle, _ w: inout JSONWriter) {
+        let p = v.position
+        w.beginObject()
+        if let b = p.bearing { w.field("bearing", b) }
+        w.field("currentStatus", ifPresent: p.currentStatus)
+        w.field("feed", v.feedId)
+        w.field("id", p.vehicleId ?? p.entityId)
+        w.field("label", ifPresent: p.vehicleLabel)
+        w.field("lat", v.latitude)
+        w.field("lon", v.longitude)
+        w.field("routeId", ifPresent: v.routeId)
+        if let v = p.speed { w.field("speed", v) }
+        w.field("stopId", ifPresent: p.stopId)
+        if let t = p.timestamp { w.key("timestamp"); time(t, ZoneOffsets(TimeZone(identifier: "UTC")!), &w) }
+        w.field("tripId", ifPresent: v.tripId)
+        w.endObject()
+    }
+
+    /// Vehicles as a GeoJSON FeatureCollection of points (`/v1/vehicles`), each with
+    /// `vehicle`'s fields as its properties.
+    public static func vehicles(_ list: [RealtimeVehicle]) -> [UInt8] {
+        var w = JSONWriter(capacity: 256 + 320 * list.count)
+        w.beginObject()
+        w.key("features"); w.beginArray()
+        for v in list {
+            w.beginObject()
+            w.key("geometry"); w.beginObject()
+            w.key("coordinates"); w.pair(v.longitude, v.latitude)
+            w.field("type", "Point")
+            w.endObject()
+            w.key("properties"); vehicle(v, &w)
+            w.field("type", "Feature")
+            w.endObject()
+        }
+        w.endArray()
+        w.field("type", "FeatureCollection")
+        w.endObject()
+        return w.bytes
     }
 
     /// An alert on a ride: its texts (the first translation of each: the message's default

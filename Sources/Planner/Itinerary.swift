@@ -3,6 +3,7 @@ import Foundation
 import Geo
 import GTFSRealtime
 import Raptor
+import Realtime
 import Streets
 import Timetable
 import TransitModel
@@ -71,6 +72,9 @@ public struct ItineraryLeg: Sendable, Equatable {
     /// route, trip, or the stop where it is boarded or left, active during the ride
     /// (`RealtimeAlerts`).
     public var alerts: [RealtimeMessage.Alert] = []
+    /// For a ride, with realtime: the vehicle running its trip that day, where the feed's
+    /// VehiclePositions last put it (the map draws it).
+    public var vehicle: RealtimeVehicle? = nil
 }
 
 /// The numbers that set itineraries apart.

@@ -14,7 +14,8 @@ public struct ItineraryMap: Sendable, Equatable {
         public var geometry: Geometry
         /// Index of the leg this feature belongs to (every pin belongs to a leg).
         public var legIndex: Int
-        /// Lines: the leg's mode. Pins: `start`, `destination`, `board`, `alight`, `change`.
+        /// Lines: the leg's mode. Pins: `start`, `destination`, `board`, `alight`, `change`,
+        /// and `vehicle` (a ride's vehicle where realtime last put it).
         public var role: String
         public var mode: LegMode
         /// `#RRGGBB`: the route's colour for rides, grey for walks; green and red pins for
@@ -46,6 +47,11 @@ public struct ItineraryMap: Sendable, Equatable {
             if leg.ride != nil {
                 pins.append(Feature(geometry: .point(leg.geometry.first!), legIndex: i, role: "board", mode: leg.mode, color: color))
                 pins.append(Feature(geometry: .point(leg.geometry.last!), legIndex: i, role: "alight", mode: leg.mode, color: color))
+                // Where the vehicle running the ride's trip was last reported (realtime).
+                if let v = leg.vehicle {
+                    pins.append(Feature(geometry: .point(Coordinate(latitude: v.latitude, longitude: v.longitude)), legIndex: i,
+                                        role: "vehicle", mode: leg.mode, color: color))
+                }
             } else if leg.from.stopId != nil && leg.to.stopId != nil {
                 pins.append(Feature(geometry: .point(leg.geometry.first!), legIndex: i, role: "change", mode: leg.mode, color: Self.walkColor))
             }

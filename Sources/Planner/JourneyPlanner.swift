@@ -556,6 +556,15 @@ public final class JourneyPlanner: Sendable {
         try plan(query, filter: rideFilter(modes: query.modes, wheelchair: query.wheelchair), rt: routing(query, realtime))
     }
 
+    /// Makes `realtime`'s router and the tables its requests will share (those the static
+    /// router's requests use now) now, so that no request on a new state waits for them:
+    /// call before the state is swapped in.
+    public func prepare(realtime: RealtimeState) {
+        guard realtime.staticTimetable === timetable, realtime.hasUpdates else { return }
+        // With the tables the static router's requests use now (their days' routes).
+        realtimeCache.routing(realtime).router.warm(like: router)
+    }
+
     /// The realtime routing a query uses (nil: the static timetable). A state built on
     /// another timetable (the feeds reloaded since) is not used: its trips are not ours.
     func routing(_ query: PlanQuery, _ realtime: RealtimeState?) -> RealtimeRouting? {

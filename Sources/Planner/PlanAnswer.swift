@@ -103,7 +103,11 @@ extension JourneyPlanner {
         do throws(PlanError) {
             let rt = routing(query, realtime)
             var answer = try itineraries(query, numItineraries: numItineraries, riderFilter: riderFilter, rt: rt)
-            if let rt { attachAlerts(&answer, rt.state) }
+            // Alerts and vehicles also come with a state that changes no trip.
+            if query.realtime, let realtime, realtime.staticTimetable === timetable {
+                attachAlerts(&answer, realtime)
+                attachVehicles(&answer, realtime)
+            }
             return .itineraries(answer)
         } catch {
             return .noItinerary(error)

@@ -140,4 +140,18 @@ extension JourneyPlanner {
             }
         }
     }
+
+    /// Puts on every ride of `answer` the vehicle of `state` that runs its trip that day.
+    func attachVehicles(_ answer: inout PlanAnswer, _ state: RealtimeState) {
+        guard !state.vehicles.isEmpty else { return }
+        for o in answer.options.indices {
+            for l in answer.options[o].itinerary.legs.indices {
+                let leg = answer.options[o].itinerary.legs[l]
+                guard let ride = leg.ride, let feed = leg.from.feed ?? leg.to.feed else { continue }
+                let (y, m, d) = ride.serviceDate.components
+                answer.options[o].itinerary.legs[l].vehicle = RealtimeVehicles.running(
+                    tripId: ride.tripId, feedId: feed, startDate: String(format: "%04d%02d%02d", y, m, d), in: state.vehicles)
+            }
+        }
+    }
 }

@@ -91,6 +91,18 @@ public final class DerivedTables: Sendable {
 
     public init() {}
 
+    /// Takes `other`'s entries, most recently used first, each as `remake` makes it for this
+    /// table's timetable (nil: left out): a new router starts with the tables that requests
+    /// use now rather than making them on its first requests.
+    func adopt(from other: DerivedTables, _ remake: (AnyHashable, any Sendable) -> (any Sendable)?) {
+        let taken = other.entries.withLock { $0 }
+        let made = taken.compactMap { e in remake(e.key, e.value).map { Entry(key: e.key, value: $0) } }
+        entries.withLock { list in
+            for e in made where !list.contains(where: { $0.key == e.key }) { list.append(e) }
+            if list.count > Self.capacity { list.removeLast(list.count - Self.capacity) }
+        }
+    }
+
     /// The value for `key`, made by `make` when it is not kept (outside the lock: two
     /// callers may both make it; one is kept).
     public func get<Key: Hashable & Sendable, Value: Sendable>(_ key: Key, make: () -> Value) -> Value {

@@ -22,6 +22,24 @@ public struct RaptorRouter: Sendable {
 
     public init(timetable: Timetable) { self.timetable = timetable }
 
+    /// Makes now, for this router's timetable, the shared tables `other`'s requests use
+    /// (the routes running on their days; the footpaths' change times, taken as they are
+    /// when the two timetables have the same footpaths), so that the first requests on this
+    /// router wait for none: for a realtime overlay built beside the served timetable and
+    /// swapped in while requests run.
+    public func warm(like other: RaptorRouter) {
+        let tt = timetable, o = other.timetable
+        let sameFootpaths = tt.stopCount == o.stopCount && tt.footOffsets == o.footOffsets && tt.footTarget == o.footTarget
+            && tt.footMinTime == o.footMinTime && tt.footRule == o.footRule && tt.footBeeline == o.footBeeline
+            && tt.footInOffsets == o.footInOffsets && tt.footIn == o.footIn && tt.footSource == o.footSource
+            && tt.footStreet == o.footStreet && tt.footStreetStepFree == o.footStreetStepFree
+        derived.adopt(from: other.derived) { key, value in
+            if let k = key.base as? DayRoutesKey { return DayRoutes(timetable: tt, days: k.days) }
+            if value is FootpathCosts { return sameFootpaths ? value : nil }
+            return nil
+        }
+    }
+
     /// The shared tables one request reads, looked up once per request (not once per search).
     struct Tables {
         /// The routes running on the request's days, by stop.

@@ -322,7 +322,7 @@ struct OverlayBuilder {
     }
 
     /// The overlay timetable and what became of every update.
-    mutating func finish(messages: [String: RealtimeMessage]) -> RealtimeState {
+    mutating func finish(messages: [String: RealtimeMessage], vehicles: [RealtimeVehicle] = []) -> RealtimeState {
         var extra = TimetableRoutes()
         var extraServiceDays: [UInt64] = []
         let serviceBase = tt.serviceWords == 0 ? 0 : tt.serviceDays.count / tt.serviceWords
@@ -410,6 +410,6 @@ struct OverlayBuilder {
         trips.reserveCapacity(records.count)
         for record in records { trips[RealtimeState.TripDay(trip: record.staticTrip, day: Int32(record.day))] = record }
         return RealtimeState(timetable: timetable, reports: reports, messages: messages, staticTimetable: tt, trips: trips,
-                             newTripStatic: newTripStatic, newRouteStatic: newRouteStatic)
+                             newTripStatic: newTripStatic, newRouteStatic: newRouteStatic, vehicles: vehicles)
     }
 }

@@ -27,6 +27,8 @@ public final class RealtimeState: Sendable {
     public let messages: [String: RealtimeMessage]
     /// The timetable the updates were applied to.
     public let staticTimetable: Timetable
+    /// The messages' vehicles with a position, their routes resolved (`RealtimeVehicles`).
+    public let vehicles: [RealtimeVehicle]
     /// (static trip, day) -> the applied update's outcome.
     let trips: [TripDay: RealtimeTrip]
     // New trip (index - staticTimetable.tripCount) -> its static trip.
@@ -42,8 +44,9 @@ public final class RealtimeState: Sendable {
     }
 
     init(timetable: Timetable, reports: [RealtimeFeedReport], messages: [String: RealtimeMessage], staticTimetable: Timetable,
-         trips: [TripDay: RealtimeTrip], newTripStatic: [TripIndex], newRouteStatic: [RouteIndex]) {
+         trips: [TripDay: RealtimeTrip], newTripStatic: [TripIndex], newRouteStatic: [RouteIndex], vehicles: [RealtimeVehicle] = []) {
         self.timetable = timetable
+        self.vehicles = vehicles
         self.reports = reports
         self.messages = messages
         self.staticTimetable = staticTimetable
@@ -57,7 +60,7 @@ public final class RealtimeState: Sendable {
     public static func build(network: TransitNetwork, messages: [String: RealtimeMessage]) -> RealtimeState {
         var builder = OverlayBuilder(network: network)
         for feed in messages.keys.sorted() { builder.apply(feedId: feed, messages[feed]!) }
-        return builder.finish(messages: messages)
+        return builder.finish(messages: messages, vehicles: RealtimeVehicles.resolve(network: network, messages: messages))
     }
 
     /// The static trip a trip of `timetable` stands for (itself unless it is a new one).

@@ -64,6 +64,7 @@ public struct TransitAPI: Sendable {
         router.get("/v1/stops") { request, _ in try self.stops(request) }
         router.get("/v1/stops/:id") { request, context in try self.stop(request, context.parameters.get("id") ?? "") }
         router.get("/v1/health") { request, _ in try self.health(request) }
+        router.get("/v1/vehicles") { request, _ in try self.vehicles(request) }
         router.get("/openapi.json") { request, _ in
             _ = try QueryParameters(request.uri.query, allowed: [])
             return Self.response(200, OpenAPIDocument.served, contentType: "application/json")
@@ -162,6 +163,24 @@ public struct TransitAPI: Sendable {
     }
 
     @_optimize(none)  // see TransitAPI: the optimizer takes minutes on this glue
+    /// `/v1/vehicles`: where the realtime sources' VehiclePositions put the vehicles, as
+    /// GeoJSON points (of one route and feed when asked); none without such a source.
+    func vehicles(_ request: Request) throws -> Response {
+        let q = try QueryParameters(request.uri.query, allowed: APIParameters.vehicles.map(\.name))
+        let s = try served()
+        let route = try q.text(APIParameters.vehiclesRoute)
+        let feed = try q.feed(APIParameters.vehiclesFeed)
+        if let feed, !s.network.snapshot.feedIds.contains(feed) { throw Self.unknownFeed(feed, s) }
+        if let route, !s.network.snapshot.routes.contains(where: { $0.routeId == route && (feed == nil || s.network.snapshot.feedIds[Int($0.feed)] == feed) }) {
+            throw APIError(.notFound, "No route \"\(String(route.prefix(63)))\" is served\(feed.map { " in feed \($0)" } ?? "").",
+                           details: ["parameter": .text("route")])
+        }
+        let list = (s.realtime?.vehicles ?? []).filter { v in
+            (route == nil || v.routeId == route) && (feed == nil || v.feedId == feed)
+        }
+        return Self.response(200, ByteBuffer(bytes: PlanAnswerJSON.vehicles(list)), contentType: "application/geo+json")
+    }
+
     func stops(_ request: Request) throws -> Response {
         let q = try QueryParameters(request.uri.query, allowed: APIParameters.stops.map(\.name))
         let s = try served()
@@ -272,6 +291,13 @@ public struct TransitAPI: Sendable {
             body["streets"] = [Any]()
         }
         body["realtime"] = realtimeHealth(s)
+        if realtime != nil, let s {
+            // The state requests route on: when it was swapped in, its build, the swaps so far.
+            let built = s.realtimeBuilt
+            var o: [String: Any] = ["swaps": built.swaps, "buildMilliseconds": (built.seconds * 10_000).rounded() / 10]
+            if let at = built.at { o["swappedAt"] = Self.iso(at) }
+            body["realtimeState"] = o
+        }
         return Self.json(s == nil ? 503 : 200, body)
     }
 
@@ -397,7 +423,7 @@ struct AccessLogAndErrors: RouterMiddleware {
 
     /// A path the API answers (with GET).
     static func isRoute(_ path: String) -> Bool {
-        ["/v1/plan", "/v1/coverage", "/v1/stops", "/v1/health", "/openapi.json"].contains(path)
+        ["/v1/plan", "/v1/coverage", "/v1/stops", "/v1/vehicles", "/v1/health", "/openapi.json"].contains(path)
             || (path.hasPrefix("/v1/coverage/") || path.hasPrefix("/v1/stops/")) && path.split(separator: "/").count == 3
     }
 

@@ -87,6 +87,14 @@ public enum APIParameters {
     public static let stopsLimit = ParameterSpec("limit", .integer(1...50, default: 10), "At most this many stops")
     public static let stops: [ParameterSpec] = [query, near, radius, stopsFeed, stopsLimit]
 
+    // MARK: /v1/vehicles
+
+    public static let vehiclesRoute = ParameterSpec("route", .text(minLength: 1, maxLength: 255, pattern: nil),
+                                                    "Only the vehicles of this route (its route_id)")
+    public static let vehiclesFeed = ParameterSpec("feed", .text(minLength: 1, maxLength: 63, pattern: whole(feedId)), allowed: feedAllowed,
+                                                   "Only this feed's vehicles")
+    public static let vehicles: [ParameterSpec] = [vehiclesRoute, vehiclesFeed]
+
     // MARK: /v1/stops/{id}
 
     public static let stopFeed = ParameterSpec("feed", .text(minLength: 1, maxLength: 63, pattern: whole(feedId)), allowed: feedAllowed,
@@ -106,5 +114,5 @@ public enum APIParameters {
 
 extension APIParameters {
     /// Every declaration the API reads, for compiling the patterns once.
-    static let all: [ParameterSpec] = plan + stops + departures + [coverageFeed, stopId]
+    static let all: [ParameterSpec] = plan + stops + departures + vehicles + [coverageFeed, stopId]
 }

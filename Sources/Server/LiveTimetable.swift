@@ -22,7 +22,7 @@ public final class ServedTimetable: Sendable {
     /// Street region -> version of the streets walked on (empty: none loaded, beelines).
     public let streetVersions: [String: Int]
     private let coverageState = Mutex<CoverageState>(.building)
-    private let realtimeSlot = Mutex<(state: RealtimeState?, builtAt: Date?, builtSeconds: Double)>((nil, nil, 0))
+    private let realtimeSlot = Mutex<(state: RealtimeState?, builtAt: Date?, builtSeconds: Double, swaps: Int)>((nil, nil, 0, 0))
 
     public enum CoverageState: Sendable {
         case building
@@ -48,12 +48,13 @@ public final class ServedTimetable: Sendable {
     /// The realtime state built for this timetable from the latest messages (nil: no
     /// realtime source). A request takes it once, with the timetable, and uses it to the end.
     public var realtime: RealtimeState? { realtimeSlot.withLock { $0.state } }
-    /// When the realtime state was last swapped in, and how long its build took.
-    public var realtimeBuilt: (at: Date?, seconds: Double) { realtimeSlot.withLock { ($0.builtAt, $0.builtSeconds) } }
+    /// When the realtime state was last swapped in, how long its build took (overlay and
+    /// router), and how many states were swapped in so far.
+    public var realtimeBuilt: (at: Date?, seconds: Double, swaps: Int) { realtimeSlot.withLock { ($0.builtAt, $0.builtSeconds, $0.swaps) } }
 
     /// Swaps in a realtime state built for this timetable (`RealtimeFeeds`).
     public func setRealtime(_ state: RealtimeState, builtSeconds: Double) {
-        realtimeSlot.withLock { $0 = (state, Date(), builtSeconds) }
+        realtimeSlot.withLock { $0 = (state, Date(), builtSeconds, $0.swaps + 1) }
     }
 
     /// Works out the coverage regions (seconds on a large feed); call once, off the

@@ -87,6 +87,12 @@ public enum OpenAPIGenerator {
             "arrivalDelaySeconds": ["type": "integer", "description": "Expected minus scheduled arrival (a realtime ride)."],
             "skippedStops": ["type": "array", "items": string, "description": "stop_ids the trip passes without stopping that day (SKIPPED)."],
             "alerts": array(ref("Alert")),
+            "vehicle": ref("Vehicle"),
+        ])
+        let vehicle = object(["id", "feed", "lat", "lon"], [
+            "id": string, "label": string, "feed": string, "lat": num, "lon": num, "bearing": num, "speed": num,
+            "routeId": string, "tripId": string, "stopId": string,
+            "currentStatus": ["enum": ["INCOMING_AT", "STOPPED_AT", "IN_TRANSIT_TO"]], "timestamp": iso,
         ])
         let alert = object(["id", "activePeriods"], [
             "id": string, "header": string, "description": string, "url": string, "cause": string, "effect": string,
@@ -179,7 +185,9 @@ public enum OpenAPIGenerator {
                 "feed": string, "url": string, "file": string, "lastFetch": string, "lastSuccess": string,
                 "messageTime": string, "ageSeconds": integer, "entities": integer, "problem": string,
                 "tripUpdates": integer, "applied": integer,
-                "rejected": ["type": "object", "additionalProperties": integer] as OpenAPIJSON]))])
+                "rejected": ["type": "object", "additionalProperties": integer] as OpenAPIJSON])),
+            "realtimeState": object(["swaps", "buildMilliseconds"], [
+                "swaps": integer, "buildMilliseconds": num, "swappedAt": string])])
         let regionProperties = object(["feed", "name", "agencies", "modes", "stops", "routes", "trips", "exactAreaKm2", "exportAreaKm2", "exportUrl"], [
             "feed": string, "name": string, "place": string, "publisher": string,
             "agencies": array(string), "modes": array(["enum": modes]),
@@ -200,7 +208,7 @@ public enum OpenAPIGenerator {
             "coordinates": ["type": "array", "minItems": 1, "maxItems": 20, "items": [
                 "type": "array", "minItems": 1, "maxItems": 1, "items": ["type": "array", "minItems": 4, "items": position]]]],
             additional: false)
-        return ["Error": error, "PlanAnswer": planAnswer, "Itinerary": itinerary, "Leg": leg, "WalkStep": walkStep, "Alert": alert, "Summary": summary,
+        return ["Error": error, "PlanAnswer": planAnswer, "Itinerary": itinerary, "Leg": leg, "WalkStep": walkStep, "Alert": alert, "Vehicle": vehicle, "Summary": summary,
                 "ItineraryPlace": place, "Notice": notice, "FeatureCollection": featureCollection,
                 "Stop": stop, "RouteRef": routeRef, "Departure": departure, "Health": health, "FeedHealth": feedHealth,
                 "Coverage": coverage, "RegionProperties": regionProperties, "Export": export]
@@ -255,6 +263,15 @@ public enum OpenAPIGenerator {
             "responses": merged(["200": answer("The stop and departures within 4 hours, in time order.", "application/json",
                                                object(["stop", "departures"], ["stop": ref("Stop"), "departures": array(ref("Departure"))]))],
                                 common, ["404": error("`UNKNOWN_STOP`: no stop with this id (in `feed`, when given).")])]]
+        let vehicles: OpenAPIJSON = ["get": [
+            "operationId": "vehicles", "summary": "Where the realtime sources' VehiclePositions put each vehicle (transit serve --realtime): of one route when asked.",
+            "parameters": .array(APIParameters.vehicles.map { parameter($0) }),
+            "responses": merged(["200": answer("One Point per vehicle with a position (none without a VehiclePositions source).", "application/geo+json",
+                                               object(["type", "features"], ["type": ["const": "FeatureCollection"], "features": array(object(
+                                                   ["type", "geometry", "properties"], ["type": ["const": "Feature"],
+                                                    "geometry": object(["type", "coordinates"], ["type": ["const": "Point"], "coordinates": ["type": "array"]]),
+                                                    "properties": ref("Vehicle")]))]))],
+                                common, ["404": error("`UNKNOWN_FEED`: `feed` is not served; `NOT_FOUND`: no such `route`.")])]]
         let health: OpenAPIJSON = ["get": [
             "operationId": "health", "summary": "Feeds loaded (versions, dates, counts), the street versions walked along, memory, uptime, whether the database is reachable.",
             "responses": ["200": answer("Serving.", "application/json", ref("Health")), "400": badRequest, "413": tooLarge,
@@ -284,6 +301,7 @@ public enum OpenAPIGenerator {
             "paths": ["/v1/plan": preflight(plan, "plan"), "/v1/coverage": preflight(coverage, "coverage"),
                       "/v1/coverage/{feed}.geojson": preflight(coverageExport, "coverageExport"),
                       "/v1/stops": preflight(stops, "stops"), "/v1/stops/{id}": preflight(stop, "stop"),
+                      "/v1/vehicles": preflight(vehicles, "vehicles"),
                       "/v1/health": preflight(health, "health"), "/openapi.json": preflight(openapi, "openapi")],
             "components": ["schemas": schemas()],
         ]

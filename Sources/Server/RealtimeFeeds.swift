@@ -133,6 +133,8 @@ public final class RealtimeFeeds: Sendable {
         let messages = messages(for: feeds)
         let started = Date()
         let built = RealtimeState.build(network: served.network, messages: messages)
+        // Its router too, before the swap: no request waits for it.
+        served.planner.prepare(realtime: built)
         served.setRealtime(built, builtSeconds: Date().timeIntervalSince(started))
     }
 

@@ -10,10 +10,13 @@ func malloc_trim(_ pad: Int) -> Int32 { 0 }
 #endif
 import Foundation
 import Geo
+import GTFSRealtime
 import Planner
 import Raptor
+import Realtime
 import Server
 import Streets
+import Synchronization
 import Timetable
 import TransitModel
 import TransitStore
@@ -41,6 +44,9 @@ struct BenchCommand: ParsableCommand {
     var passes = 1
     @Flag(help: "Also load the streets (transit import-osm) and compare street walks with beeline walks on the same queries: load and build times with and without them, the walk graph's memory, and each kind's latency with the request's streets option on and off (default kinds: depart-at and answer).")
     var streets = false
+
+    @Option(name: .customLong("realtime"), help: ArgumentHelp("A GTFS-Realtime TripUpdates file of a feed, as FEED=FILE (repeatable; realtime-messages writes seeded ones): time building the overlay and its router (what transit serve does before each swap), then each kind with realtime off and on, the same queries on the message's day (default kinds: depart-at and answer).", valueName: "feed=file"))
+    var realtime: [String] = []
 
     static let kindNames = ["depart-at", "arrive-by", "range 60", "answer"]
 
@@ -100,7 +106,20 @@ struct BenchCommand: ParsableCommand {
             }
             let feeds = stopsByFeed.indices.filter { !stopsByFeed[$0].isEmpty }
             guard !feeds.isEmpty else { throw CLIError(streets ? "no served stop snaps to the streets: is the extract of the feeds' area?" : "no stop is served: nothing to plan") }
-            let feedDays = eventsByFeed.map { e in e.indices.max { e[$0] < e[$1] } ?? 0 }
+            var feedDays = eventsByFeed.map { e in e.indices.max { e[$0] < e[$1] } ?? 0 }
+            // --realtime: the overlay timed, and the queries on the day its updates are for.
+            let realtimeState = try realtime.isEmpty ? nil : benchRealtimeBuild(network, planner)
+            if let state = realtimeState {
+                for (feedId, m) in state.messages {
+                    guard let f = network.snapshot.feedIds.firstIndex(of: feedId) else { continue }
+                    var dates: [String: Int] = [:]
+                    for u in m.tripUpdates { if let d = u.trip.startDate { dates[d, default: 0] += 1 } }
+                    if let d = dates.max(by: { $0.value < $1.value })?.key, let day = ServiceDate.parse(d) {
+                        let k = Int(day.daysSinceEpoch - tt.firstDay.daysSinceEpoch)
+                        if (0..<tt.dayCount).contains(k) { feedDays[f] = k }
+                    }
+                }
+            }
             func place(_ feed: Int) -> Place {
                 let stops = stopsByFeed[feed]
                 let s = stops[Int(rng.next() % UInt64(stops.count))]
@@ -130,6 +149,10 @@ struct BenchCommand: ParsableCommand {
             let only = Set(onlyKinds.map { $0.replacingOccurrences(of: "-60", with: " 60") })
             if streets {
                 compareStreets(planner, kinds.filter { only.isEmpty ? ["depart-at", "answer"].contains($0.0) : only.contains($0.0) })
+                return
+            }
+            if let realtimeState {
+                compareRealtime(planner, realtimeState, kinds.filter { only.isEmpty ? ["depart-at", "answer"].contains($0.0) : only.contains($0.0) })
                 return
             }
             print("")
@@ -244,6 +267,84 @@ struct BenchCommand: ParsableCommand {
             row("diff", delta, nil)
             let p50 = { (v: [Double]) in v.sorted()[v.count / 2] }
             print(String(format: "%@ p50 streets - p50 beeline: %+.2f ms", Output.pad(name, 10), p50(street) - p50(beeline)))
+        } }
+    }
+
+    /// `--realtime`: reads the messages (a feed's files merged), then builds the overlay and
+    /// its router the way `transit serve` does before each swap (`RealtimeState.build`,
+    /// `JourneyPlanner.prepare(realtime:)`, the state stored under a lock): one build to
+    /// warm up, then the median of 5. Prints the counts and times; returns the state.
+    private func benchRealtimeBuild(_ network: TransitNetwork, _ planner: JourneyPlanner) throws -> RealtimeState {
+        var byFeed: [String: [RealtimeMessage]] = [:]
+        for r in realtime {
+            guard let source = try? RealtimeSource.parse(r), case .file(let path) = source.location else {
+                throw CLIError("--realtime \(r): give FEED=FILE")
+            }
+            guard network.snapshot.feedIds.contains(source.feedId) else { throw CLIError("--realtime names feed \"\(source.feedId)\", which is not loaded") }
+            switch readRealtimeFile(path) {
+            case .success(let m): byFeed[source.feedId, default: []].append(m)
+            case .failure(let e): throw CLIError(e.description)
+            }
+        }
+        let messages = byFeed.compactMapValues(RealtimeMessage.merging)
+        let slot = Mutex<RealtimeState?>(nil)
+        var builds: [Double] = [], routers: [Double] = [], totals: [Double] = []
+        for round in 0..<6 {
+            slot.withLock { $0 = nil }
+            _ = malloc_trim(0)
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            let state = RealtimeState.build(network: network, messages: messages)
+            let t1 = DispatchTime.now().uptimeNanoseconds
+            planner.prepare(realtime: state)
+            slot.withLock { $0 = state }
+            let t2 = DispatchTime.now().uptimeNanoseconds
+            if round > 0 {
+                builds.append(Double(t1 - t0) / 1e6); routers.append(Double(t2 - t1) / 1e6); totals.append(Double(t2 - t0) / 1e6)
+            }
+        }
+        let state = slot.withLock { $0! }
+        print("")
+        for r in state.reports {
+            let rejected = r.rejected.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+            print("realtime: \(r.feedId): \(Output.grouped(r.tripUpdates)) trip updates, \(Output.grouped(r.applied)) applied\(rejected.isEmpty ? "" : " (not applied: \(rejected))")")
+        }
+        let tt = state.timetable, st = network.timetable
+        print("  overlay: \(Output.grouped(tt.routeRemovedDays.count)) route-days replaced by \(Output.grouped(tt.routeCount - st.routeCount)) routes of \(Output.grouped(tt.tripCount - st.tripCount)) trips (the static timetable: \(Output.grouped(st.routeCount)) routes, \(Output.grouped(st.tripCount)) trips)")
+        let median = { (v: [Double]) in v.sorted()[v.count / 2] }
+        print(String(format: "  build and swap (median of 5): %.1f ms (overlay %.1f ms, its router %.1f ms)", median(totals), median(builds), median(routers)))
+        return state
+    }
+
+    /// `--realtime`: each query of each kind planned with realtime off and on, one after the
+    /// other (alternating which goes first), single-threaded.
+    private func compareRealtime(_ planner: JourneyPlanner, _ state: RealtimeState, _ kinds: [(String, [PlanQuery])]) {
+        print("")
+        print("realtime on against off, same queries, 1 thread (ms)")
+        print("\(Output.pad("kind", 10)) \(Output.pad("realtime", 8)) \(Output.pad("p50", 7, right: true)) \(Output.pad("p95", 7, right: true)) \(Output.pad("p99", 7, right: true)) \(Output.pad("mean", 7, right: true)) \(Output.pad("answered", 9, right: true))")
+        for (name, list) in kinds { for _ in 0..<passes {
+            var off: [Double] = [], on: [Double] = [], answered = [0, 0]
+            for (i, q) in list.enumerated() {
+                var times = [0.0, 0.0]
+                for k in (i % 2 == 0 ? [0, 1] : [1, 0]) {
+                    var query = q
+                    query.realtime = k == 1
+                    let t = DispatchTime.now().uptimeNanoseconds
+                    let ok = name == "answer" ? (try? planner.answer(query, realtime: state).get())?.options.contains { $0.journey.rides > 0 } ?? false
+                                              : (try? planner.plan(query, realtime: state))?.journeys.contains { $0.rides > 0 } ?? false
+                    times[k] = Double(DispatchTime.now().uptimeNanoseconds - t) / 1e6
+                    if ok { answered[k] += 1 }
+                }
+                off.append(times[0]); on.append(times[1])
+            }
+            func row(_ label: String, _ v: [Double], _ answered: Int) {
+                let s = v.sorted()
+                func pct(_ q: Double) -> String { String(format: "%.2f", s[min(s.count - 1, Int(Double(s.count) * q))]) }
+                print("\(Output.pad(name, 10)) \(Output.pad(label, 8)) \(Output.pad(pct(0.5), 7, right: true)) \(Output.pad(pct(0.95), 7, right: true)) \(Output.pad(pct(0.99), 7, right: true)) \(Output.pad(String(format: "%.2f", v.reduce(0, +) / Double(max(1, v.count))), 7, right: true)) \(Output.pad("\(answered * 100 / max(1, list.count))%", 9, right: true))")
+            }
+            row("off", off, answered[0])
+            row("on", on, answered[1])
+            let p50 = { (v: [Double]) in v.sorted()[v.count / 2] }
+            print(String(format: "%@ p50 on / p50 off: %.2fx", Output.pad(name, 10), p50(on) / p50(off)))
         } }
     }
 

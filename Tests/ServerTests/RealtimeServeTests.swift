@@ -1,3 +1,4 @@
+import GTFSRealtime
 import Foundation
 import Testing
 import TransitStore
@@ -27,6 +28,19 @@ struct RealtimeServeTests {
         let db = try TestDatabase()
         defer { db.drop() }
         _ = try FeedImporter(db: try db.connect()).importFeed(at: rt.appendingPathComponent("bart-rt.zip").path, feedId: "bart")
+        // VehiclePositions: a vehicle on every trip the TripUpdates name (by trip alone: the
+        // route comes from the feed), and one without a position (not shown).
+        let updates = try RealtimeMessage.decode([UInt8](Data(contentsOf: rt.appendingPathComponent("bart-trip-updates.pb"))))
+        var vehicles = updates.tripUpdates.enumerated().map { i, u in
+            RealtimeMessage.VehiclePosition(entityId: "v\(i)", trip: RealtimeMessage.TripDescriptor(tripId: u.trip.tripId, startDate: u.trip.startDate),
+                                            vehicleId: "car-\(i)", vehicleLabel: "Train \(i)", latitude: 37.80 - Double(i) * 0.001,
+                                            longitude: -122.27, bearing: 200, stopId: "12TH", currentStatus: "IN_TRANSIT_TO",
+                                            timestamp: updates.timestamp)
+        }
+        vehicles.append(RealtimeMessage.VehiclePosition(entityId: "lost", trip: nil, vehicleId: "nowhere"))
+        let vehicleFile = FileManager.default.temporaryDirectory.appendingPathComponent("vehicles-\(UUID().uuidString).pb")
+        try Data(RealtimeMessage(timestamp: updates.timestamp, vehicles: vehicles).encoded()).write(to: vehicleFile)
+        defer { try? FileManager.default.removeItem(at: vehicleFile) }
         let garbage = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-message-\(UUID().uuidString).pb")
         try Data("<html>503 Service Unavailable</html>".utf8).write(to: garbage)
         defer { try? FileManager.default.removeItem(at: garbage) }
@@ -35,6 +49,7 @@ struct RealtimeServeTests {
             "--realtime", "bart=\(rt.appendingPathComponent("bart-alerts.pb").path)",
             "--realtime", "bart=http://127.0.0.1:9/never.pb", "--realtime-poll", "1", "--realtime-timeout", "1",
             "--realtime", "bart=\(garbage.path)",
+            "--realtime", "bart=\(vehicleFile.path)",
         ])
         let v = try validator(server)
         try server.waitUntil("bart served") { h in (h["feeds"] as? [[String: Any]])?.first?["id"] as? String == "bart" }
@@ -44,7 +59,7 @@ struct RealtimeServeTests {
         let health = try server.request("/v1/health")
         expectConforms(v, "/v1/health", health)
         let sources = health.json?["realtime"] as? [[String: Any]] ?? []
-        #expect(sources.count == 4)
+        #expect(sources.count == 5)
         #expect(sources[0]["applied"] as? Int == 48 && sources[0]["tripUpdates"] as? Int == 91 && sources[0]["entities"] as? Int == 91)
         #expect((sources[0]["rejected"] as? [String: Int]) == ["added-trip": 8, "unknown-trip": 18, "times-backwards": 15, "unknown-stop": 1, "unordered-stops": 1])
         #expect(sources[0]["messageTime"] as? String == "2019-08-07T17:45:21Z")
@@ -64,6 +79,35 @@ struct RealtimeServeTests {
         #expect(rides.allSatisfy { ($0["alerts"] as? [[String: Any]])?.first?["id"] as? String == "BSA_187874" }, "the agency-wide alert on every ride")
         let used = plan.json?["realtime"] as? [[String: Any]]
         #expect(used?.first?["feed"] as? String == "bart" && used?.first?["applied"] as? Int == 48)
+
+        // The late ride's vehicle, on the ride and on its map.
+        let vehicle = try #require(late["vehicle"] as? [String: Any], "no vehicle on the late ride")
+        #expect((vehicle["id"] as? String)?.hasPrefix("car-") == true && vehicle["tripId"] as? String == late["trip"] as? String)
+        #expect(vehicle["routeId"] as? String == late["routeId"] as? String && vehicle["currentStatus"] as? String == "IN_TRANSIT_TO")
+        let its = plan.json?["itineraries"] as? [[String: Any]] ?? []
+        let withLate = try #require(its.first { ($0["legs"] as? [[String: Any]])?.contains { ($0["vehicle"] as? [String: Any])?["id"] as? String == vehicle["id"] as? String } == true })
+        let features = (withLate["map"] as? [String: Any])?["features"] as? [[String: Any]] ?? []
+        let pins = features.filter { ($0["properties"] as? [String: Any])?["role"] as? String == "vehicle" }
+        #expect(pins.count == 1, "the vehicle drawn on the trip's map")
+        let point = (pins.first?["geometry"] as? [String: Any])?["coordinates"] as? [Double]
+        // (The map's positions are rounded to 6 decimals.)
+        #expect(abs((point?[0] ?? 0) - (vehicle["lon"] as? Double ?? 1)) < 1e-6 && abs((point?[1] ?? 0) - (vehicle["lat"] as? Double ?? 1)) < 1e-6)
+
+        // /v1/vehicles: GeoJSON points, of a route when asked.
+        let all = try server.request("/v1/vehicles")
+        #expect(all.status == 200)
+        expectConforms(v, "/v1/vehicles", all)
+        let allFeatures = all.json?["features"] as? [[String: Any]] ?? []
+        #expect(allFeatures.count == updates.tripUpdates.count, "every vehicle with a position")
+        let routeId = try #require(late["routeId"] as? String)
+        let ofRoute = try server.request("/v1/vehicles?route=\(routeId)")
+        expectConforms(v, "/v1/vehicles", ofRoute)
+        let routeFeatures = ofRoute.json?["features"] as? [[String: Any]] ?? []
+        #expect(!routeFeatures.isEmpty && routeFeatures.count < allFeatures.count)
+        #expect(routeFeatures.allSatisfy { ($0["properties"] as? [String: Any])?["routeId"] as? String == routeId })
+        #expect(try server.request("/v1/vehicles?route=no-such-route").status == 404)
+        #expect(try server.request("/v1/vehicles?feed=nope").status == 404)
+        #expect(try server.request("/v1/vehicles?bus=1").status == 400)
 
         // realtime=false: the plan as scheduled, no realtime fields.
         let planned = try server.request(Self.planPath + "&realtime=false")
