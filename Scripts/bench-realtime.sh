@@ -62,6 +62,10 @@ echo "==> 4 messages of $updates trip updates for $id on $day" >&2
 
 echo "==> in process: transit bench --realtime ($queries queries of each kind)" >&2
 "$bin" bench --feed "$id" --queries "$queries" --realtime "$id=$work/message-1.pb" | tee "$work/inprocess.txt"
+# What skipped stops cost (each trip that skips stops runs as a route of its own): the
+# same message without them, for comparison (not judged).
+"$gen" "$feed" --feed-id "$id" --date "$day" --updates "$updates" --no-skips --out "$work/no-skips.pb" >&2
+"$bin" bench --feed "$id" --queries "$queries" --realtime "$id=$work/no-skips.pb" | tee "$work/no-skips.txt"
 
 echo "==> serve, polling a local URL every second" >&2
 mkdir -p "$work/www"
@@ -116,6 +120,8 @@ echo
 echo "feed $id, messages of $updates trip updates for $day"
 grep -E '^realtime:|overlay:|build and swap' "$work/inprocess.txt"
 grep -E 'p50 on / p50 off' "$work/inprocess.txt"
+echo "the same message without its skipped stops (not judged):"
+grep -E 'overlay:|p50 on / p50 off' "$work/no-skips.txt"
 echo "under load ($connections connections, $duration each, wrk on the same machine):"
 printf "  %-22s %8s %8s %8s %9s %7s %6s\n" "" "req/s" "p50 ms" "p99 ms" "max ms" "errors" "swaps"
 printf "  %-22s %8s %8s %8s %9s %7s %6s\n" "message held still" "$(field "$work/still.txt" rate)" "$(field "$work/still.txt" p50)" \

@@ -24,6 +24,8 @@ struct RealtimeMessages: ParsableCommand {
     @Option(help: "Seed of the first message; message k has seed + k.") var seed: UInt64 = 1
     @Option(help: "How many messages (each a different seed).") var count = 1
     @Option(help: "Where to write: FILE, or with --count > 1 a prefix (PREFIX-1.pb, PREFIX-2.pb…).") var out: String
+    @Flag(help: "Leave the SKIPPED stops out (their trips keep their other updates): to see what skipped stops cost the router.")
+    var noSkips = false
 
     func run() throws {
         guard let day = ServiceDate.parse(iso8601: date) else { throw ValidationError("--date \(date) is not YYYY-MM-DD") }
@@ -31,7 +33,10 @@ struct RealtimeMessages: ParsableCommand {
         let (snapshot, _) = try SnapshotSink.load(path: feed, feedId: id)
         let keys = try RealtimeTripKeys.read(snapshot, feeds: [id: feed])
         for k in 0..<count {
-            let message = RealtimeScenario.message(for: snapshot, date: day, seed: seed + UInt64(k), updates: updates, keys: keys)
+            var message = RealtimeScenario.message(for: snapshot, date: day, seed: seed + UInt64(k), updates: updates, keys: keys)
+            if noSkips {
+                for i in message.tripUpdates.indices { message.tripUpdates[i].stopTimeUpdates.removeAll { $0.scheduleRelationship == .skipped } }
+            }
             let path = count == 1 ? out : "\(out)-\(k + 1).pb"
             let bytes = message.encoded()
             try Data(bytes).write(to: URL(fileURLWithPath: path))
