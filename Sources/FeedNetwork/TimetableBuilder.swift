@@ -8,6 +8,31 @@ import TransitModel
 /// which stops are boarded, untimed stop times interpolated, frequencies expanded, service
 /// days, time zones, footpaths and transfers.txt rules.
 public enum TimetableBuilder {
+
+    /// Trips of one stop pattern in departure order (then arrival, then trip index), split
+    /// into chains in which no trip overtakes another: each trip goes to the first chain
+    /// whose last trip it departs and arrives no earlier than at every stop. The router's
+    /// binary search for the next departure needs this (FIFO at every stop); the static
+    /// timetable and the realtime overlay split their routes with it.
+    public static func fifoChains<Run>(_ runs: [Run], trip: (Run) -> Int32, departures: (Run) -> [Int32],
+                                       arrivals: (Run) -> [Int32]) -> [[Run]] {
+        let sorted = runs.sorted { a, b in
+            let da = departures(a), db = departures(b)
+            for i in 0..<da.count where da[i] != db[i] { return da[i] < db[i] }
+            let aa = arrivals(a), ab = arrivals(b)
+            for i in 0..<aa.count where aa[i] != ab[i] { return aa[i] < ab[i] }
+            return trip(a) < trip(b)
+        }
+        var chains: [[Run]] = []
+        for run in sorted {
+            let dep = departures(run), arr = arrivals(run)
+            if let c = chains.firstIndex(where: { chain in
+                let last = chain[chain.count - 1], ld = departures(last), la = arrivals(last)
+                return (0..<dep.count).allSatisfy { ld[$0] <= dep[$0] && la[$0] <= arr[$0] }
+            }) { chains[c].append(run) } else { chains.append([run]) }
+        }
+        return chains
+    }
     public struct Options: Sendable {
         /// Largest beeline distance (meters) between two stops for a footpath candidate.
         /// A request may then walk up to this × its walkDetourFactor between stops.
@@ -150,23 +175,7 @@ public enum TimetableBuilder {
         var routeTimeZone: [Int32] = [], routeSource: [SourceRouteIndex] = [], tripService: [ServiceIndex] = [], tripSource: [SourceTripIndex] = []
         var routeService: [ServiceIndex] = [], routeStopShapeDistance: [Float] = [], tripShape: [ShapeIndex] = []
         for pattern in patterns {
-            let runs = pattern.runs.sorted { a, b in
-                for i in 0..<a.dep.count where a.dep[i] != b.dep[i] { return a.dep[i] < b.dep[i] }
-                for i in 0..<a.arr.count where a.arr[i] != b.arr[i] { return a.arr[i] < b.arr[i] }
-                return a.trip < b.trip
-            }
-            var groups: [[Run]] = []
-            for run in runs {
-                if let g = groups.firstIndex(where: { group in
-                    let last = group[group.count - 1]
-                    return (0..<run.dep.count).allSatisfy { last.dep[$0] <= run.dep[$0] && last.arr[$0] <= run.arr[$0] }
-                }) {
-                    groups[g].append(run)
-                } else {
-                    groups.append([run])
-                }
-            }
-            for group in groups {
+            for group in Self.fifoChains(pattern.runs, trip: \.trip, departures: \.dep, arrivals: \.arr) {
                 routeStops += pattern.key.stops
                 canBoard += pattern.key.board
                 canAlight += pattern.key.alight

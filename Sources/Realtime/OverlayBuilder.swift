@@ -361,21 +361,9 @@ struct OverlayBuilder {
                 if let g = groups.firstIndex(where: { $0.skipped == skipped }) { groups[g].runs.append(run) } else { groups.append((skipped, [run])) }
             }
             for group in groups {
-                // Static routes are in departure order already; updated trips may not be.
-                let runs = group.runs.sorted { a, b in
-                    for i in 0..<a.dep.count where a.dep[i] != b.dep[i] { return a.dep[i] < b.dep[i] }
-                    for i in 0..<a.arr.count where a.arr[i] != b.arr[i] { return a.arr[i] < b.arr[i] }
-                    return a.trip < b.trip
-                }
-                // Split so that no trip overtakes another (as the builder splits static routes).
-                var chains: [[Run]] = []
-                for run in runs {
-                    if let c = chains.firstIndex(where: { chain in
-                        let last = chain[chain.count - 1]
-                        return (0..<run.dep.count).allSatisfy { last.dep[$0] <= run.dep[$0] && last.arr[$0] <= run.arr[$0] }
-                    }) { chains[c].append(run) } else { chains.append([run]) }
-                }
-                for chain in chains {
+                // In departure order (updated trips may have moved), split so that no trip
+                // overtakes another, as the static routes are.
+                for chain in TimetableBuilder.fifoChains(group.runs, trip: \.trip, departures: \.dep, arrivals: \.arr) {
                     extra.routeStops += tt.routeStops[stopsStart..<stopsEnd]
                     for (p, i) in (stopsStart..<stopsEnd).enumerated() {
                         extra.routeCanBoard.append(tt.routeCanBoard[i] && !group.skipped[p])
