@@ -302,7 +302,10 @@ public enum ReferenceRealtime {
                     index = keys.flatMap { keys in range.firstIndex { Int(keys.stopSequence[$0]) == sequence } }.map { $0 - range.lowerBound }
                     if let i = index, i <= previous { return .failure(Rejection(code: "unordered-stops")) }
                 } else if let stopId = u.stopId {
-                    index = (previous + 1..<n).first { snapshot.stops[Int(snapshot.stopTimeStop[range.lowerBound + $0])].stopId == stopId }
+                    func at(_ k: Int) -> Bool { snapshot.stops[Int(snapshot.stopTimeStop[range.lowerBound + k])].stopId == stopId }
+                    index = (previous + 1..<n).first(where: at)
+                    // A stop the trip calls at only before the stop time named before.
+                    if index == nil && (0..<max(0, previous + 1)).contains(where: at) { return .failure(Rejection(code: "unordered-stops")) }
                 } else {
                     index = nil
                 }

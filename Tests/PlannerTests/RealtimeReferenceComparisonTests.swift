@@ -95,6 +95,9 @@ import TransitTesting
         if expectChanges {
             #expect(updated.applied > 0, "the message must change something for the comparison to mean anything")
         }
+        // The same updates applied, and the others not applied for the same reasons.
+        #expect(report?.applied ?? 0 == updated.applied, "\(name): applied")
+        #expect((report?.rejected ?? [:]) == updated.notApplied.filter { $0.value > 0 }, "\(name): reasons")
 
         var rng = SeededRandom(seed: seed)
         var differences: [String] = []
