@@ -37,6 +37,23 @@ public struct AnswerDocument: Decodable, Sendable, Equatable {
         public var walkSteps: [WalkStep]?
         /// A ride's realtime alerts (planned on realtime), nil when the answer does not say.
         public var alerts: [Alert]?
+        /// A ride's stops between boarding and alighting (name and id), nil for a walk.
+        public var intermediateStops: [PassedStop]?
+        /// The `stop_id`s of those its trip passes without stopping that day (realtime `SKIPPED`).
+        public var skippedStops: [String]?
+
+        /// The names of the stops the ride passes without stopping, in order.
+        public var skippedStopNames: [String] {
+            guard let skipped = skippedStops, !skipped.isEmpty else { return [] }
+            return (intermediateStops ?? []).filter { $0.stopId.map(skipped.contains) ?? false }.map(\.name)
+        }
+    }
+
+    /// A stop a ride passes, as the text needs it.
+    public struct PassedStop: Decodable, Sendable, Equatable {
+        public var name: String
+        public var stopId: String?
+        public init(name: String, stopId: String?) { self.name = name; self.stopId = stopId }
     }
 
     /// A realtime alert on a ride, as the API writes it: what the terminal shows under the step.

@@ -36,7 +36,9 @@ extension AnswerDocument {
                     alerts: leg.ride != nil && realtime ? leg.alerts.map { a in
                         Alert(id: a.entityId, header: a.header.first?.text, description: a.description.first?.text,
                               url: a.url.first?.text, effect: a.effect)
-                    } : nil)
+                    } : nil,
+                    intermediateStops: leg.ride?.intermediateStops.map { PassedStop(name: $0.place.name, stopId: $0.place.stopId) },
+                    skippedStops: leg.realtime?.skippedStopIds)
             }
             let summary = Summary(departure: iso(s.departure), arrival: iso(s.arrival), durationSeconds: s.durationSeconds,
                                   rides: s.rides, changes: s.changes, modes: s.modes.map(\.rawValue),

@@ -64,6 +64,9 @@ public enum PlanAnswerText {
             if let walkSteps = it.legs[i].walkSteps {
                 for (k, w) in walkSteps.enumerated() { line("\(subIndent)\(letters(k)). \(w.instruction)") }
             }
+            // Stops a realtime ride passes without stopping that day.
+            let skipped = it.legs[i].skippedStopNames
+            if !skipped.isEmpty { line("\(subIndent)Does not stop at \(skipped.joined(separator: ", "))") }
             // A ride's realtime alerts, each its header (else its description) and link.
             for a in it.legs[i].alerts ?? [] {
                 // One line of words: a producer's line breaks and double spaces are not the rider's.

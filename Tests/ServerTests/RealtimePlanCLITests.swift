@@ -1,3 +1,4 @@
+import GTFSRealtime
 import Foundation
 import Testing
 import TransitTesting
@@ -75,5 +76,20 @@ struct RealtimePlanCLITests {
         #expect((delayed["alerts"] as? [[String: Any]])?.first?["id"] as? String == "BSA_187874")
         let used = try #require((o["realtime"] as? [[String: Any]])?.first)
         #expect(used["feed"] as? String == "bart-rt" && used["messageTime"] as? String == "2019-08-07T17:45:21+00:00" && used["applied"] as? Int == 48)
+
+        // A message of our own: the same train passing two of its stops without stopping.
+        let passed = try #require(delayed["intermediateStops"] as? [[String: Any]])
+        try #require(passed.count > 3)
+        let skip = [passed[1], passed[3]].compactMap { $0["stopId"] as? String }
+        let names = [passed[1], passed[3]].compactMap { $0["name"] as? String }
+        let tripId = try #require(delayed["trip"] as? String)
+        let own = RealtimeMessage(timestamp: 1_565_199_921, tripUpdates: [RealtimeMessage.TripUpdate(
+            entityId: "skipping", trip: RealtimeMessage.TripDescriptor(tripId: tripId, startDate: "20190807"),
+            stopTimeUpdates: skip.map { RealtimeMessage.StopTimeUpdate(stopId: $0, scheduleRelationship: .skipped) })])
+        let file = state.appendingPathComponent("skipping.pb")
+        try Data(own.encoded()).write(to: file)
+        let skipping = try TripPlannerCLITests.plan(trip + ["--option", "2", "--realtime", "bart-rt=\(file.path)"], feed: feed, state: state)
+        #expect(skipping.status == 0)
+        #expect(skipping.stdout.contains("Does not stop at \(names.joined(separator: ", "))"), "\(skipping.stdout)\n\(skipping.stderr)")
     }
 }
