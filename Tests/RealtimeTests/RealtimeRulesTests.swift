@@ -64,6 +64,9 @@ struct RealtimeRulesTests {
         #expect(try c.route("A", "C", at: "0:00") == ["A ~ R1 0:02-0:22 ~ C"])
         // Arrive-by reads the same skip.
         #expect(try c.route("A", "B", at: "0:30", arriveBy: true) == [])
+        #expect(try c.route("A", "B", at: "1:20", arriveBy: true) == ["A ~ R1 1:00-1:10 ~ B"])
+        #expect(try c.route("A", "C", at: "0:25", arriveBy: true) == ["A ~ R1 0:02-0:22 ~ C"])
+        #expect(try c.route("B", "D", at: "0:40", arriveBy: true) == [])
     }
 
     @Test func aCancelledTripDoesNotRunThatDay() throws {
