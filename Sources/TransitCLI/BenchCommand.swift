@@ -45,8 +45,6 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Also load the streets (transit import-osm) and compare street walks with beeline walks on the same queries: load and build times with and without them, the walk graph's memory, and each kind's latency with the request's streets option on and off (default kinds: depart-at and answer).")
     var streets = false
 
-    @Option(name: .customLong("realtime"), help: ArgumentHelp("A GTFS-Realtime TripUpdates file of a feed, as FEED=FILE (repeatable; realtime-messages writes seeded ones): time building the overlay and its router (what transit serve does before each swap), then each kind with realtime off and on, the same queries on the message's day (default kinds: depart-at and answer).", valueName: "feed=file"))
-    var realtime: [String] = []
 
     static let kindNames = ["depart-at", "arrive-by", "range 60", "answer"]
 
@@ -108,7 +106,7 @@ struct BenchCommand: ParsableCommand {
             guard !feeds.isEmpty else { throw CLIError(streets ? "no served stop snaps to the streets: is the extract of the feeds' area?" : "no stop is served: nothing to plan") }
             var feedDays = eventsByFeed.map { e in e.indices.max { e[$0] < e[$1] } ?? 0 }
             // --realtime: the overlay timed, and the queries on the day its updates are for.
-            let realtimeMessages = try realtime.isEmpty ? nil : readRealtime(network)
+            let realtimeMessages = try source.realtime.isEmpty ? nil : readRealtime(network)
             if let realtimeMessages {
                 for (feedId, m) in realtimeMessages {
                     guard let f = network.snapshot.feedIds.firstIndex(of: feedId) else { continue }
@@ -273,10 +271,13 @@ struct BenchCommand: ParsableCommand {
         } }
     }
 
-    /// `--realtime`: the messages read (a feed's files merged), by feed.
+    /// `--realtime FEED=FILE` (the option `transit plan` has too; `realtime-messages` writes
+    /// seeded ones): the messages read (a feed's files merged), by feed. The overlay's build
+    /// is timed, then each kind with realtime off and on, the same queries on the message's
+    /// day (default kinds: depart-at and answer).
     private func readRealtime(_ network: TransitNetwork) throws -> [String: RealtimeMessage] {
         var byFeed: [String: [RealtimeMessage]] = [:]
-        for r in realtime {
+        for r in source.realtime {
             guard let source = try? RealtimeSource.parse(r), case .file(let path) = source.location else {
                 throw CLIError("--realtime \(r): give FEED=FILE")
             }
