@@ -238,37 +238,12 @@ struct BenchCommand: ParsableCommand {
     }
 
     /// `--streets`: each query of each kind planned with the streets option off (beelines)
-    /// and on, one after the other (alternating which goes first), single-threaded.
+    /// and on (`compare`).
     private func compareStreets(_ planner: JourneyPlanner, _ kinds: [(String, [PlanQuery])]) {
-        print("")
-        print("streets against beelines, same queries, 1 thread (ms)")
-        print("\(Output.pad("kind", 10)) \(Output.pad("walks", 8)) \(Output.pad("p50", 7, right: true)) \(Output.pad("p95", 7, right: true)) \(Output.pad("p99", 7, right: true)) \(Output.pad("mean", 7, right: true)) \(Output.pad("answered", 9, right: true))")
-        for (name, list) in kinds { for _ in 0..<passes {
-            var beeline: [Double] = [], street: [Double] = [], delta: [Double] = [], answered = [0, 0]
-            for (i, q) in list.enumerated() {
-                var times = [0.0, 0.0]
-                for k in (i % 2 == 0 ? [0, 1] : [1, 0]) {
-                    var query = q
-                    query.streets = k == 1
-                    let t = DispatchTime.now().uptimeNanoseconds
-                    let ok = name == "answer" ? (try? planner.answer(query).get())?.options.contains { $0.journey.rides > 0 } ?? false
-                                              : (try? planner.plan(query))?.journeys.contains { $0.rides > 0 } ?? false
-                    times[k] = Double(DispatchTime.now().uptimeNanoseconds - t) / 1e6
-                    if ok { answered[k] += 1 }
-                }
-                beeline.append(times[0]); street.append(times[1]); delta.append(times[1] - times[0])
-            }
-            func row(_ walks: String, _ v: [Double], _ answered: Int?) {
-                let s = v.sorted()
-                func pct(_ q: Double) -> String { String(format: "%.2f", s[min(s.count - 1, Int(Double(s.count) * q))]) }
-                print("\(Output.pad(name, 10)) \(Output.pad(walks, 8)) \(Output.pad(pct(0.5), 7, right: true)) \(Output.pad(pct(0.95), 7, right: true)) \(Output.pad(pct(0.99), 7, right: true)) \(Output.pad(String(format: "%.2f", v.reduce(0, +) / Double(max(1, v.count))), 7, right: true)) \(Output.pad(answered.map { "\($0 * 100 / max(1, list.count))%" } ?? "", 9, right: true))")
-            }
-            row("beeline", beeline, answered[0])
-            row("streets", street, answered[1])
-            row("diff", delta, nil)
-            let p50 = { (v: [Double]) in v.sorted()[v.count / 2] }
-            print(String(format: "%@ p50 streets - p50 beeline: %+.2f ms", Output.pad(name, 10), p50(street) - p50(beeline)))
-        } }
+        compare(planner, kinds, title: "streets against beelines", column: "walks", labels: ("beeline", "streets"),
+                set: { $0.streets = $1 }) { name, off, on in
+            String(format: "%@ p50 streets - p50 beeline: %+.2f ms", Output.pad(name, 10), Self.median(on) - Self.median(off))
+        }
     }
 
     /// `--realtime FEED=FILE` (the option `transit plan` has too; `realtime-messages` writes
@@ -324,36 +299,50 @@ struct BenchCommand: ParsableCommand {
         return state
     }
 
-    /// `--realtime`: each query of each kind planned with realtime off and on, one after the
-    /// other (alternating which goes first), single-threaded.
+    /// `--realtime`: each query of each kind planned with realtime off and on (`compare`).
     private func compareRealtime(_ planner: JourneyPlanner, _ state: RealtimeState, _ kinds: [(String, [PlanQuery])]) {
+        compare(planner, kinds, title: "realtime on against off", column: "realtime", labels: ("off", "on"), realtime: state,
+                set: { $0.realtime = $1 }) { name, off, on in
+            String(format: "%@ p50 on / p50 off: %.2fx", Output.pad(name, 10), Self.median(on) / Self.median(off))
+        }
+    }
+
+    static func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
+
+    /// Each query of each kind planned with an option off and on (`set`), one after the
+    /// other (alternating which goes first), single-threaded: a row of latencies for each
+    /// (p50, p95, p99, mean, share answered with rides), one of the differences, and
+    /// `summary`'s line.
+    private func compare(_ planner: JourneyPlanner, _ kinds: [(String, [PlanQuery])], title: String, column: String,
+                         labels: (off: String, on: String), realtime: RealtimeState? = nil, set: (inout PlanQuery, Bool) -> Void,
+                         summary: (_ name: String, _ off: [Double], _ on: [Double]) -> String) {
         print("")
-        print("realtime on against off, same queries, 1 thread (ms)")
-        print("\(Output.pad("kind", 10)) \(Output.pad("realtime", 8)) \(Output.pad("p50", 7, right: true)) \(Output.pad("p95", 7, right: true)) \(Output.pad("p99", 7, right: true)) \(Output.pad("mean", 7, right: true)) \(Output.pad("answered", 9, right: true))")
+        print("\(title), same queries, 1 thread (ms)")
+        print("\(Output.pad("kind", 10)) \(Output.pad(column, 8)) \(Output.pad("p50", 7, right: true)) \(Output.pad("p95", 7, right: true)) \(Output.pad("p99", 7, right: true)) \(Output.pad("mean", 7, right: true)) \(Output.pad("answered", 9, right: true))")
         for (name, list) in kinds { for _ in 0..<passes {
-            var off: [Double] = [], on: [Double] = [], answered = [0, 0]
+            var off: [Double] = [], on: [Double] = [], delta: [Double] = [], answered = [0, 0]
             for (i, q) in list.enumerated() {
                 var times = [0.0, 0.0]
                 for k in (i % 2 == 0 ? [0, 1] : [1, 0]) {
                     var query = q
-                    query.realtime = k == 1
+                    set(&query, k == 1)
                     let t = DispatchTime.now().uptimeNanoseconds
-                    let ok = name == "answer" ? (try? planner.answer(query, realtime: state).get())?.options.contains { $0.journey.rides > 0 } ?? false
-                                              : (try? planner.plan(query, realtime: state))?.journeys.contains { $0.rides > 0 } ?? false
+                    let ok = name == "answer" ? (try? planner.answer(query, realtime: realtime).get())?.options.contains { $0.journey.rides > 0 } ?? false
+                                              : (try? planner.plan(query, realtime: realtime))?.journeys.contains { $0.rides > 0 } ?? false
                     times[k] = Double(DispatchTime.now().uptimeNanoseconds - t) / 1e6
                     if ok { answered[k] += 1 }
                 }
-                off.append(times[0]); on.append(times[1])
+                off.append(times[0]); on.append(times[1]); delta.append(times[1] - times[0])
             }
-            func row(_ label: String, _ v: [Double], _ answered: Int) {
+            func row(_ label: String, _ v: [Double], _ answered: Int?) {
                 let s = v.sorted()
                 func pct(_ q: Double) -> String { String(format: "%.2f", s[min(s.count - 1, Int(Double(s.count) * q))]) }
-                print("\(Output.pad(name, 10)) \(Output.pad(label, 8)) \(Output.pad(pct(0.5), 7, right: true)) \(Output.pad(pct(0.95), 7, right: true)) \(Output.pad(pct(0.99), 7, right: true)) \(Output.pad(String(format: "%.2f", v.reduce(0, +) / Double(max(1, v.count))), 7, right: true)) \(Output.pad("\(answered * 100 / max(1, list.count))%", 9, right: true))")
+                print("\(Output.pad(name, 10)) \(Output.pad(label, 8)) \(Output.pad(pct(0.5), 7, right: true)) \(Output.pad(pct(0.95), 7, right: true)) \(Output.pad(pct(0.99), 7, right: true)) \(Output.pad(String(format: "%.2f", v.reduce(0, +) / Double(max(1, v.count))), 7, right: true)) \(Output.pad(answered.map { "\($0 * 100 / max(1, list.count))%" } ?? "", 9, right: true))")
             }
-            row("off", off, answered[0])
-            row("on", on, answered[1])
-            let p50 = { (v: [Double]) in v.sorted()[v.count / 2] }
-            print(String(format: "%@ p50 on / p50 off: %.2fx", Output.pad(name, 10), p50(on) / p50(off)))
+            row(labels.off, off, answered[0])
+            row(labels.on, on, answered[1])
+            row("diff", delta, nil)
+            print(summary(name, off, on))
         } }
     }
 
