@@ -162,7 +162,6 @@ public struct TransitAPI: Sendable {
         return Self.response(200, CoverageExport.text(r.export), contentType: "application/geo+json")
     }
 
-    @_optimize(none)  // see TransitAPI: the optimizer takes minutes on this glue
     /// `/v1/vehicles`: where the realtime sources' VehiclePositions put the vehicles, as
     /// GeoJSON points (of one route and feed when asked); none without such a source.
     func vehicles(_ request: Request) throws -> Response {
@@ -181,6 +180,7 @@ public struct TransitAPI: Sendable {
         return Self.response(200, ByteBuffer(bytes: PlanAnswerJSON.vehicles(list)), contentType: "application/geo+json")
     }
 
+    @_optimize(none)  // see TransitAPI: the optimizer takes minutes on this glue
     func stops(_ request: Request) throws -> Response {
         let q = try QueryParameters(request.uri.query, allowed: APIParameters.stops.map(\.name))
         let s = try served()
