@@ -129,8 +129,7 @@ public final class RealtimeFeeds: Sendable {
             for (i, m) in s.messages.sorted(by: { $0.key < $1.key }) where feedIds.contains(sources[i].feedId) {
                 byFeed[sources[i].feedId, default: []].append(m)
             }
-            let out = byFeed.compactMapValues(RealtimeMessage.merging)
-            return out
+            return byFeed.compactMapValues(RealtimeMessage.merging)
         }
     }
 
