@@ -133,22 +133,19 @@ extension RaptorRouter {
         for w in request.access {
             let s = w.stop.index
             for i in Int(running.stopOffsets[s])..<Int(running.stopOffsets[s + 1]) {
-                let r = running.route[i].index, pos = running.position[i].index
-                let dayMask = running.routeDays[r]
+                let r = running.route[i].index, pos = running.position[i].index, d = Int(running.day[i])
                 guard request.filter.routes?[r] ?? true, tt.routeCanBoard[Int(tt.routeStopOffsets[r]) + pos] else { continue }
                 let tripBase = Int(tt.routeTripOffsets[r]), nt = Int(tt.routeTripOffsets[r + 1]) - tripBase
                 let column = Int(tt.routeTimeOffsets[r]) + pos * nt
-                for (d, day) in request.days.enumerated() where dayMask & (1 << UInt8(d)) != 0 {
-                    let base = tt.dayBase[Int(tt.routeTimeZone[r]) * tt.dayCount + day]
-                    // Trips keep their order at every stop: the window's runs are one slice.
-                    let first = request.time + w.seconds - base
-                    var lo = 0, hi = nt
-                    while lo < hi { let mid = (lo + hi) / 2; if Int64(tt.departures[column + mid]) < first { lo = mid + 1 } else { hi = mid } }
-                    for j in lo..<nt where request.filter.trips?[tripBase + j] ?? true {
-                        let leave = base + Int64(tt.departures[column + j]) - w.seconds
-                        if leave > request.time + window { break }
-                        departures[leave, default: []].append(.init(route: running.route[i], position: running.position[i]))
-                    }
+                let base = tt.dayBase[Int(tt.routeTimeZone[r]) * tt.dayCount + request.days[d]]
+                // Trips keep their order at every stop: the window's runs are one slice.
+                let first = request.time + w.seconds - base
+                var lo = 0, hi = nt
+                while lo < hi { let mid = (lo + hi) / 2; if Int64(tt.departures[column + mid]) < first { lo = mid + 1 } else { hi = mid } }
+                for j in lo..<nt where request.filter.trips?[tripBase + j] ?? true && tt.runStops(j, ofRoute: r, at: pos) {
+                    let leave = base + Int64(tt.departures[column + j]) - w.seconds
+                    if leave > request.time + window { break }
+                    departures[leave, default: []].append(.init(route: running.route[i], day: running.day[i], position: running.position[i]))
                 }
             }
         }
@@ -175,7 +172,7 @@ extension RaptorRouter {
 /// A departure time from the origin in a range search, with the routes that have a run
 /// leaving then from an access stop (at that walk's end), and the stop's position on it.
 struct RangeDeparture {
-    struct Boarding { var route: RouteIndex, position: RoutePosition }
+    struct Boarding { var route: RouteIndex, day: UInt8, position: RoutePosition }
     var time: Int64
     var boardings: [Boarding]
 }
@@ -249,10 +246,11 @@ struct Search {
     /// Stop -> whether it is at the end of a target walk (egress for a forward search).
     let isTarget: [Bool]
     let marked: UnsafeMutableBufferPointer<Bool>, improved: UnsafeMutableBufferPointer<Bool>
-    // Route -> the position to scan it from in this round, or `RoutePosition.noPosition`
-    // when it is not queued (in `routeList`).
+    // Route-day (`routeDay`) -> the position to scan it from in this round, or
+    // `RoutePosition.noPosition` when it is not queued (in `routeList`).
     let routeStart: UnsafeMutableBufferPointer<RoutePosition>
-    var markedList: [StopIndex] = [], routeList: [RouteIndex] = [], improvedList: [StopIndex] = []
+    @inline(__always) static func routeDay(_ r: Int, _ d: Int) -> Int { r &<< 3 | d }
+    var markedList: [StopIndex] = [], routeList: [Int32] = [], improvedList: [StopIndex] = []
     /// Parent sentinels, never read (a label's parents are read only where it is set):
     /// far from -1 and the integer limits.
     static let noParent = Int32(-1_000_000_000)
@@ -299,7 +297,7 @@ struct Search {
         var isTarget = Array(repeating: false, count: n)
         for w in targets { isTarget[w.stop.index] = true }
         self.isTarget = isTarget
-        routeStart = storage.buffer(RoutePosition.noPosition, count: tt.routeCount)
+        routeStart = storage.buffer(RoutePosition.noPosition, count: tt.routeCount << 3)
     }
 
     private func real(_ value: Int64) -> Int64 { forward ? value : -value }
@@ -370,9 +368,9 @@ struct Search {
         }
         if let firstRoutes {
             for b in firstRoutes {
-                let r = b.route.index
-                if routeStart[r] == .noPosition { routeList.append(b.route); routeStart[r] = b.position }
-                else if b.position < routeStart[r] { routeStart[r] = b.position }
+                let key = Search.routeDay(b.route.index, Int(b.day))
+                if routeStart[key] == .noPosition { routeList.append(Int32(key)); routeStart[key] = b.position }
+                else if b.position < routeStart[key] { routeStart[key] = b.position }
             }
         }
         var results: [(rides: Int, target: Int)] = []
@@ -389,26 +387,31 @@ struct Search {
             if k > 1 || firstRoutes == nil { routeList.removeAll(keepingCapacity: true) }
             for s in markedList {
                 marked[s.index] = false
+                // Only routes with a run still to board here that can beat the bound (its
+                // label and the bound as seconds after `running.origin`; forward, a run
+                // leaves at or after the label; backward, it arrives at or before it).
+                let label = real(ready[at(k - 1, s.index)]) - running.origin
+                let limit = real(bound) - running.origin
                 for i in Int(running.stopOffsets[s.index])..<Int(running.stopOffsets[s.index + 1]) {
-                    let route = running.route[i], r = route.index, pos = running.position[i]
-                    if routeStart[r] == .noPosition { routeList.append(route); routeStart[r] = pos }
-                    else if forward ? pos < routeStart[r] : pos > routeStart[r] { routeStart[r] = pos }
+                    if forward ? label > Int64(running.lastDeparture[i]) || Int64(running.firstDeparture[i]) >= limit
+                               : label < Int64(running.firstArrival[i]) || Int64(running.lastArrival[i]) <= limit { continue }
+                    let key = Search.routeDay(running.route[i].index, Int(running.day[i])), pos = running.position[i]
+                    if routeStart[key] == .noPosition { routeList.append(Int32(key)); routeStart[key] = pos }
+                    else if forward ? pos < routeStart[key] : pos > routeStart[key] { routeStart[key] = pos }
                 }
             }
             markedList.removeAll(keepingCapacity: true)
-            for route in routeList {
-                let r = route.index
-                if filterRoutes && !routeAllowed[r] { routeStart[r] = .noPosition; continue }
-                let dayMask = running.routeDays[r]
-                for (d, day) in days.enumerated() where dayMask & (1 << UInt8(d)) != 0 {
-                    // Skip a day whose runs are all gone before this iteration starts (every
-                    // label is at or after it) or cannot beat the destination's best.
-                    let base = tt.dayBase[Int(tt.routeTimeZone[r]) * tt.dayCount + day]
-                    let minArrival = base + Int64(tt.routeMinArrival[r]), maxDeparture = base + Int64(tt.routeMaxDeparture[r])
-                    if forward ? maxDeparture < start || minArrival >= bound : minArrival > -start || -maxDeparture >= bound { continue }
-                    scanRoute(r, day: day, from: routeStart[r].index, round: k, bestTarget: bound, changeBound: changeBound)
-                }
-                routeStart[r] = .noPosition
+            for key in routeList {
+                let key = Int(key), r = key &>> 3, day = days[key & 7]
+                let from = routeStart[key].index
+                routeStart[key] = .noPosition
+                if filterRoutes && !routeAllowed[r] { continue }
+                // Skip a day whose runs are all gone before this iteration starts (every
+                // label is at or after it) or cannot beat the destination's best.
+                let base = tt.dayBase[Int(tt.routeTimeZone[r]) * tt.dayCount + day]
+                let minArrival = base + Int64(tt.routeMinArrival[r]), maxDeparture = base + Int64(tt.routeMaxDeparture[r])
+                if forward ? maxDeparture < start || minArrival >= bound : minArrival > -start || -maxDeparture >= bound { continue }
+                scanRoute(r, day: day, from: from, round: k, bestTarget: bound, changeBound: changeBound)
             }
             // The destination.
             var roundBest: Int?
@@ -445,7 +448,7 @@ struct Search {
             improvedList.removeAll(keepingCapacity: true)
             if markedList.isEmpty { break }
         }
-        for r in routeList { routeStart[r.index] = .noPosition }
+        for key in routeList { routeStart[Int(key)] = .noPosition }
         routeList.removeAll(keepingCapacity: true)
         for s in markedList { marked[s.index] = false }
         markedList.removeAll(keepingCapacity: true)
@@ -478,6 +481,8 @@ struct Search {
         let tripBase = Int(tt.routeTripOffsets[r]), nt = Int(tt.routeTripOffsets[r + 1]) - tripBase
         let times = Int(tt.routeTimeOffsets[r])
         let base = tt.dayBase[Int(tt.routeTimeZone[r]) * tt.dayCount + day]
+        // Where the route's flags of runs that skip stops start (a realtime overlay's), or -1.
+        let skips = tt.skipBase(r)
         // The trip ridden (within the route) and where it was boarded.
         var current = Search.notBoarded, boardPos = Search.notBoarded
         var pos = from
@@ -488,15 +493,20 @@ struct Search {
                 // Alight (forward: arrival; backward: the real boarding, at its departure).
                 let allowed = (forward ? tt.routeCanAlight[stopsStart + pos] : tt.routeCanBoard[stopsStart + pos])
                     && (!filterStops || stopAllowed[stop])
-                if allowed {
-                    let v = forward ? base + Int64(tt.arrivals[column + current]) : -(base + Int64(tt.departures[column + current]))
+                var run = current, boarded = boardPos
+                // The run ridden skips this stop: the best other run that stops here.
+                if allowed && skips >= 0 && tt.tripStopSkipped[skips + pos * nt + run] {
+                    (run, boarded) = otherRun(at: pos, after: run, r, from: from, round: k, base: base, skips: skips)
+                }
+                if allowed && run != Search.notBoarded {
+                    let v = forward ? base + Int64(tt.arrivals[column + run]) : -(base + Int64(tt.departures[column + run]))
                     let i = at(k, stop)
                     let limit = isTarget[stop] ? bestTarget : changeBound
                     if v < arrivedAtMost[i] && v < limit && (!pruneToTarget || v + toTarget[stop] < limit) {
                         arrived[i] = v
                         Search.lower(arrivedAtMost, i, v, end: at(rounds, stop))
-                        ride[i] = Ride(route: RouteIndex(r), trip: Int32(truncatingIfNeeded: current), day: Int32(truncatingIfNeeded: day),
-                                       board: RoutePosition(boardPos), alight: RoutePosition(pos))
+                        ride[i] = Ride(route: RouteIndex(r), trip: Int32(truncatingIfNeeded: run), day: Int32(truncatingIfNeeded: day),
+                                       board: RoutePosition(boarded), alight: RoutePosition(pos))
                         if !improved[stop] { improved[stop] = true; improvedList.append(StopIndex(stop)) }
                     }
                 }
@@ -511,9 +521,12 @@ struct Search {
                         let target = r0 - base
                         var lo = 0, hi = current == Search.notBoarded ? nt : current
                         while lo < hi { let mid = (lo + hi) / 2; if Int64(tt.departures[column + mid]) < target { lo = mid + 1 } else { hi = mid } }
-                        // Trips keep their order at every stop: the first allowed one from here.
+                        // Trips keep their order at every stop: the first allowed one from here
+                        // that stops here.
                         let limit = current == Search.notBoarded ? nt : current
-                        if filterTrips { while lo < limit && !tripAllowed[tripBase + lo] { lo += 1 } }
+                        if filterTrips || skips >= 0 {
+                            while lo < limit && (filterTrips && !tripAllowed[tripBase + lo] || skips >= 0 && tt.tripStopSkipped[skips + pos * nt + lo]) { lo += 1 }
+                        }
                         // Every trip of a route runs on the same days (one service per route).
                         if lo < limit { current = lo; boardPos = pos }
                     }
@@ -525,13 +538,45 @@ struct Search {
                         var lo = floor, hi = nt
                         while lo < hi { let mid = (lo + hi) / 2; if Int64(tt.arrivals[column + mid]) <= target { lo = mid + 1 } else { hi = mid } }
                         var pick = lo - 1
-                        if filterTrips { while pick >= floor && !tripAllowed[tripBase + pick] { pick -= 1 } }
+                        if filterTrips || skips >= 0 {
+                            while pick >= floor && (filterTrips && !tripAllowed[tripBase + pick] || skips >= 0 && tt.tripStopSkipped[skips + pos * nt + pick]) { pick -= 1 }
+                        }
                         if pick >= floor { current = pick; boardPos = pos }
                     }
                 }
             }
             pos = forward ? pos + 1 : pos - 1
         }
+    }
+
+    /// For `scanRoute`, when the run it rides (`after`, within route `r`) skips position
+    /// `pos`: the run that gets there best among those that stop there (forward: the first
+    /// later one; backward: the last earlier one) and could have been boarded at a position
+    /// scanned before (`from` on), with the first such position in scan order (where
+    /// `scanRoute` would have boarded it); `notBoarded` when none. Runs that skip stops are
+    /// few (a realtime update's), so this looks at labels directly rather than keeping
+    /// state in the scan for them.
+    private func otherRun(at pos: Int, after: Int, _ r: Int, from: Int, round k: Int, base: Int64, skips: Int) -> (Int, Int) {
+        let stopsStart = Int(tt.routeStopOffsets[r]), tripBase = Int(tt.routeTripOffsets[r])
+        let nt = Int(tt.routeTripOffsets[r + 1]) - tripBase, times = Int(tt.routeTimeOffsets[r])
+        var j = forward ? after + 1 : after - 1
+        while forward ? j < nt : j >= 0 {
+            defer { j += forward ? 1 : -1 }
+            if tt.tripStopSkipped[skips + pos * nt + j] || filterTrips && !tripAllowed[tripBase + j] { continue }
+            var p = from
+            while forward ? p < pos : p > pos {
+                defer { p += forward ? 1 : -1 }
+                let stop = tt.routeStops[stopsStart + p].index
+                guard (forward ? tt.routeCanBoard[stopsStart + p] : tt.routeCanAlight[stopsStart + p]) && (!filterStops || stopAllowed[stop]),
+                      !tt.tripStopSkipped[skips + p * nt + j] else { continue }
+                let r0 = ready[at(k - 1, stop)]
+                guard r0 < Search.infinity else { continue }
+                if forward ? r0 <= base + Int64(tt.departures[times + p * nt + j]) : r0 <= -(base + Int64(tt.arrivals[times + p * nt + j])) {
+                    return (j, p)
+                }
+            }
+        }
+        return (Search.notBoarded, Search.notBoarded)
     }
 
     /// Rebuilds the journey that reached target walk `target` in round `rides`.

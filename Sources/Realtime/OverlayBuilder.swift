@@ -25,8 +25,8 @@ public struct RealtimeTrip: Sendable, Equatable {
 /// Matches a feed's TripUpdates to timetable trips and dates and works out their times;
 /// `finish` replaces each static route's day that an applied update changes (a trip's
 /// times, a skipped stop, a cancellation) by routes of their own: every trip of that route
-/// and day, updated or as scheduled, cancelled ones left out, grouped by skipped stops,
-/// split so that no trip overtakes another, on a service running that date only. The
+/// and day, updated or as scheduled, cancelled ones left out, skipped stops flagged per
+/// run, split so that no trip overtakes another, on a service running that date only. The
 /// static route is taken off that day (`Timetable.routeRemovedDays`, which the router
 /// bakes into its per-days route lists: its loops pay nothing).
 struct OverlayBuilder {
@@ -51,7 +51,8 @@ struct OverlayBuilder {
     /// (trip, day) -> its updated times and skipped positions; cancelled ones.
     var changed: [TripDay: (arr: [Int32], dep: [Int32], skipped: [Bool])] = [:]
     var cancelled: Set<TripDay> = []
-    struct Run { var trip: Int32; var arr: [Int32]; var dep: [Int32] }
+    /// A run of a replaced route-day: its trip, times and (nil: none) skipped positions.
+    struct Run { var trip: Int32; var arr: [Int32]; var dep: [Int32]; var skipped: [Bool]? }
     var reports: [RealtimeFeedReport] = []
 
     struct TripDay: Hashable { var trip: Int32; var day: Int32 }
@@ -340,56 +341,53 @@ struct OverlayBuilder {
                 words[Int(day) >> 6] |= 1 << UInt64(day & 63)
                 extraServiceDays += words
             }
-            // Every trip of the route that day: updated, as scheduled, or (cancelled) none;
-            // grouped by the stops they skip.
+            // Every trip of the route that day: updated, as scheduled, or (cancelled) none.
             let stopsStart = Int(tt.routeStopOffsets[r]), stopsEnd = Int(tt.routeStopOffsets[r + 1]), length = stopsEnd - stopsStart
             let tripStart = Int(tt.routeTripOffsets[r]), nt = Int(tt.routeTripOffsets[r + 1]) - tripStart
             let times = Int(tt.routeTimeOffsets[r])
-            var groups: [(skipped: [Bool], runs: [Run])] = []
-            let noSkips = [Bool](repeating: false, count: length)
+            var runs: [Run] = []
             for j in 0..<nt {
                 let t = tripStart + j, key = TripDay(trip: Int32(t), day: day)
                 if cancelled.contains(key) { continue }
-                let run: Run, skipped: [Bool]
                 if let c = changed[key] {
-                    run = Run(trip: Int32(t), arr: c.arr, dep: c.dep); skipped = c.skipped
+                    runs.append(Run(trip: Int32(t), arr: c.arr, dep: c.dep, skipped: c.skipped.contains(true) ? c.skipped : nil))
                 } else {
                     var arr = [Int32](repeating: 0, count: length), dep = arr
                     for p in 0..<length { arr[p] = tt.arrivals[times + p * nt + j]; dep[p] = tt.departures[times + p * nt + j] }
-                    run = Run(trip: Int32(t), arr: arr, dep: dep); skipped = noSkips
+                    runs.append(Run(trip: Int32(t), arr: arr, dep: dep, skipped: nil))
                 }
-                if let g = groups.firstIndex(where: { $0.skipped == skipped }) { groups[g].runs.append(run) } else { groups.append((skipped, [run])) }
             }
-            for group in groups {
-                // In departure order (updated trips may have moved), split so that no trip
-                // overtakes another, as the static routes are.
-                for chain in TimetableBuilder.fifoChains(group.runs, trip: \.trip, departures: \.dep, arrivals: \.arr) {
-                    extra.routeStops += tt.routeStops[stopsStart..<stopsEnd]
-                    for (p, i) in (stopsStart..<stopsEnd).enumerated() {
-                        extra.routeCanBoard.append(tt.routeCanBoard[i] && !group.skipped[p])
-                        extra.routeCanAlight.append(tt.routeCanAlight[i] && !group.skipped[p])
-                    }
-                    extra.routeStopShapeDistance += tt.routeStopShapeDistance[stopsStart..<stopsEnd]
-                    extra.routeStopOffsets.append(Int32(extra.routeStops.count))
-                    for p in 0..<length {
-                        for run in chain { extra.departures.append(run.dep[p]); extra.arrivals.append(run.arr[p]) }
-                    }
-                    extra.routeTimeOffsets.append(Int32(extra.departures.count))
-                    for run in chain {
-                        if let i = recordIndex[TripDay(trip: run.trip, day: day)] {
-                            records[i].trip = TripIndex(tt.tripCount + extra.tripService.count)
-                        }
-                        extra.tripService.append(service)
-                        extra.tripSource.append(tt.tripSource[Int(run.trip)])
-                        extra.tripShape.append(tt.tripShape[Int(run.trip)])
-                        newTripStatic.append(TripIndex(Int(run.trip)))
-                    }
-                    extra.routeTripOffsets.append(Int32(extra.tripService.count))
-                    extra.routeTimeZone.append(tt.routeTimeZone[r])
-                    extra.routeSourceRoute.append(tt.routeSourceRoute[r])
-                    extra.routeService.append(service)
-                    newRouteStatic.append(RouteIndex(r))
+            // In departure order (updated trips may have moved), split so that no trip
+            // overtakes another, as the static routes are. Runs that skip stops stay among
+            // the others, their skipped stops flagged (`Timetable.tripStopSkipped`).
+            for chain in TimetableBuilder.fifoChains(runs, trip: \.trip, departures: \.dep, arrivals: \.arr) {
+                extra.routeStops += tt.routeStops[stopsStart..<stopsEnd]
+                extra.routeCanBoard += tt.routeCanBoard[stopsStart..<stopsEnd]
+                extra.routeCanAlight += tt.routeCanAlight[stopsStart..<stopsEnd]
+                extra.routeStopShapeDistance += tt.routeStopShapeDistance[stopsStart..<stopsEnd]
+                extra.routeStopOffsets.append(Int32(extra.routeStops.count))
+                for p in 0..<length {
+                    for run in chain { extra.departures.append(run.dep[p]); extra.arrivals.append(run.arr[p]) }
                 }
+                extra.routeTimeOffsets.append(Int32(extra.departures.count))
+                if chain.contains(where: { $0.skipped != nil }) {
+                    for p in 0..<length { for run in chain { extra.tripStopSkipped.append(run.skipped?[p] ?? false) } }
+                }
+                extra.routeSkipOffsets.append(Int32(extra.tripStopSkipped.count))
+                for run in chain {
+                    if let i = recordIndex[TripDay(trip: run.trip, day: day)] {
+                        records[i].trip = TripIndex(tt.tripCount + extra.tripService.count)
+                    }
+                    extra.tripService.append(service)
+                    extra.tripSource.append(tt.tripSource[Int(run.trip)])
+                    extra.tripShape.append(tt.tripShape[Int(run.trip)])
+                    newTripStatic.append(TripIndex(Int(run.trip)))
+                }
+                extra.routeTripOffsets.append(Int32(extra.tripService.count))
+                extra.routeTimeZone.append(tt.routeTimeZone[r])
+                extra.routeSourceRoute.append(tt.routeSourceRoute[r])
+                extra.routeService.append(service)
+                newRouteStatic.append(RouteIndex(r))
             }
         }
         let timetable = removed.isEmpty ? tt

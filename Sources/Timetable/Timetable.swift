@@ -80,6 +80,14 @@ public final class Timetable: Sendable {
     // when no route has one (the static timetable).
     public let routeRemovedOffsets: [Int32]
     public let routeRemovedDays: [Int32]
+    // Runs that neither board nor alight at a stop of their route (a realtime update's
+    // SKIPPED stops): route r's flags are tripStopSkipped[routeSkipOffsets[r] ..<
+    // routeSkipOffsets[r + 1]], laid out as its times (position * runs + run), or none
+    // (an empty range: every run stops everywhere the route does). Both empty when no run
+    // skips a stop (the static timetable). Such runs stay in their route, in time order:
+    // a route of their own per skipping pattern made a search scan hundreds more routes.
+    public let routeSkipOffsets: [Int32]
+    public let tripStopSkipped: [Bool]
 
     // MARK: Service days
 
@@ -187,6 +195,7 @@ public final class Timetable: Sendable {
         self.footIn = inList
         self.sameStopRule = sameStopRule; self.sameStopMinTime = sameStopMinTime
         self.routeRemovedOffsets = []; self.routeRemovedDays = []
+        self.routeSkipOffsets = []; self.tripStopSkipped = []
     }
 
     /// `base` with `extra` routes appended (their trips after base's, their services after
@@ -268,6 +277,12 @@ public final class Timetable: Sendable {
         footRule = base.footRule; footMinTime = base.footMinTime
         footInOffsets = base.footInOffsets; footIn = base.footIn; footSource = base.footSource
         sameStopRule = base.sameStopRule; sameStopMinTime = base.sameStopMinTime
+        if extra.tripStopSkipped.isEmpty {
+            routeSkipOffsets = []; tripStopSkipped = []
+        } else {
+            routeSkipOffsets = [Int32](repeating: 0, count: routeBase + 1) + extra.routeSkipOffsets.dropFirst()
+            tripStopSkipped = extra.tripStopSkipped
+        }
         if removed.isEmpty {
             routeRemovedOffsets = []; routeRemovedDays = []
         } else {
@@ -279,6 +294,22 @@ public final class Timetable: Sendable {
             for x in removed { days[Int(fill[x.route.index])] = x.day; fill[x.route.index] += 1 }
             routeRemovedOffsets = offsets; routeRemovedDays = days
         }
+    }
+
+    /// Where route `r`'s skipped-stop flags start in `tripStopSkipped`, or -1 when every
+    /// run of it stops everywhere the route does.
+    @inlinable
+    public func skipBase(_ r: Int) -> Int {
+        guard !routeSkipOffsets.isEmpty, routeSkipOffsets[r] < routeSkipOffsets[r + 1] else { return -1 }
+        return Int(routeSkipOffsets[r])
+    }
+
+    /// Whether run `j` of route `r` stops (may board or alight, as the route allows) at
+    /// position `position`.
+    @inlinable
+    public func runStops(_ j: Int, ofRoute r: Int, at position: Int) -> Bool {
+        let b = skipBase(r)
+        return b < 0 || !tripStopSkipped[b + position * Int(routeTripOffsets[r + 1] - routeTripOffsets[r]) + j]
     }
 
     /// Whether route `r` is taken off day `day` (days since firstDay) by a realtime overlay.
@@ -366,6 +397,8 @@ public struct TimetableRoutes: Sendable {
     public var routeService: [ServiceIndex] = []
     public var routeStopShapeDistance: [Float] = []
     public var tripService: [ServiceIndex] = [], tripSource: [SourceTripIndex] = [], tripShape: [ShapeIndex] = []
+    /// As the timetable's (offsets from 0; the flags empty when no run skips a stop).
+    public var routeSkipOffsets: [Int32] = [0], tripStopSkipped: [Bool] = []
     public init() {}
 }
 

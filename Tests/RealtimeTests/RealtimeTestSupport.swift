@@ -96,7 +96,7 @@ struct RealtimeCase {
             return (0..<(Int(tt.routeStopOffsets[r + 1]) - start)).map { p in
                 let a = tt.arrivals[times + p * nt + j], d = tt.departures[times + p * nt + j]
                 let stop = network.snapshot.stops[tt.routeStops[start + p].index].stopId
-                if !tt.routeCanBoard[start + p] && !tt.routeCanAlight[start + p] { return "\(stop) -" }
+                if !tt.runStops(j, ofRoute: r, at: p) || !tt.routeCanBoard[start + p] && !tt.routeCanAlight[start + p] { return "\(stop) -" }
                 return a == d ? "\(stop) \(clock(a))" : "\(stop) \(clock(a))/\(clock(d))"
             }
         }
