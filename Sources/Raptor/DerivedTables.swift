@@ -34,6 +34,15 @@ public final class DayRoutes: Sendable {
     public let predecessorOffsets: [Int32]
     public let predecessor: [StopIndex]
     public let predecessorSeconds: [UInt16]
+    /// Hop h (`predecessor[h]` to its stop), hour by hour: the shortest ride of the runs
+    /// that leave its first stop in hour b after `origin` ([origin + 3,600 b, + 3,600)), for
+    /// b in hopFirstHour[h] ..< hopFirstHour[h] + (hopHourOffsets[h + 1] - hopHourOffsets[h]):
+    /// hopHourSeconds[hopHourOffsets[h] + b - hopFirstHour[h]], `noRide` when none leaves
+    /// then. Bounds for a search that only boards within some hours (`RaptorRouter.lowerBounds`):
+    /// the day's shortest ride of a hop is often a run that a realtime update makes catch
+    /// up its delay between two stops, hours away from the query.
+    public let hopFirstHour: [Int32], hopHourOffsets: [Int32], hopHourSeconds: [UInt16]
+    public static let noRide = UInt16.max
 
     init(timetable tt: Timetable, days: [Int]) {
         precondition(days.count <= 8, "at most 8 days")
@@ -101,6 +110,39 @@ public final class DayRoutes: Sendable {
             predecessorOffsets[s + 1] = Int32(predecessor.count)
         }
         self.predecessorOffsets = predecessorOffsets; self.predecessor = predecessor; self.predecessorSeconds = predecessorSeconds
+        // The same rides again, entry by entry (each route-day), by hour: first the hours
+        // each hop spans, then the shortest ride in each.
+        let hops = predecessor.count
+        var firstHour = [Int32](repeating: .max, count: hops), lastHour = [Int32](repeating: .min, count: hops)
+        func eachRide(_ body: (_ hop: Int, _ hour: Int32, _ seconds: Int32) -> Void) {
+            for s in 0..<tt.stopCount {
+                let hopStart = Int(predecessorOffsets[s])
+                for h in hopStart..<Int(predecessorOffsets[s + 1]) { slot[predecessor[h].index] = Int32(h) }
+                for i in Int(offsets[s])..<Int(offsets[s + 1]) where position[i].raw > 0 {
+                    let r = route[i].index, pos = position[i].index
+                    let h = Int(slot[tt.routeStops[Int(tt.routeStopOffsets[r]) + pos - 1].index])
+                    let nt = Int(tt.routeTripOffsets[r + 1] - tt.routeTripOffsets[r]), times = Int(tt.routeTimeOffsets[r])
+                    let base = tt.dayBase[Int(tt.routeTimeZone[r]) * tt.dayCount + days[Int(entryDay[i])]] - origin
+                    for j in 0..<nt {
+                        let leave = tt.departures[times + (pos - 1) * nt + j]
+                        body(h, Int32(clamping: (base + Int64(leave)) / 3600), tt.arrivals[times + pos * nt + j] - leave)
+                    }
+                }
+                for h in hopStart..<Int(predecessorOffsets[s + 1]) { slot[predecessor[h].index] = noSlot }
+            }
+        }
+        eachRide { h, hour, _ in firstHour[h] = min(firstHour[h], hour); lastHour[h] = max(lastHour[h], hour) }
+        var hourOffsets = [Int32](repeating: 0, count: hops + 1)
+        for h in 0..<hops {
+            if firstHour[h] > lastHour[h] { firstHour[h] = 0; lastHour[h] = -1 }
+            hourOffsets[h + 1] = hourOffsets[h] + lastHour[h] - firstHour[h] + 1
+        }
+        var hourSeconds = [UInt16](repeating: Self.noRide, count: Int(hourOffsets[hops]))
+        eachRide { h, hour, seconds in
+            let k = Int(hourOffsets[h] + hour - firstHour[h])
+            hourSeconds[k] = min(hourSeconds[k], UInt16(clamping: max(0, min(seconds, Int32(Self.noRide) - 1))))
+        }
+        hopFirstHour = firstHour; hopHourOffsets = hourOffsets; hopHourSeconds = hourSeconds
     }
 }
 

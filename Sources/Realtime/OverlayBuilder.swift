@@ -371,7 +371,7 @@ struct OverlayBuilder {
                 }
                 extra.routeTimeOffsets.append(Int32(extra.departures.count))
                 if chain.contains(where: { $0.skipped != nil }) {
-                    for p in 0..<length { for run in chain { extra.tripStopSkipped.append(run.skipped?[p] ?? false) } }
+                    for run in chain { extra.tripStopSkipped += run.skipped ?? [Bool](repeating: false, count: length) }
                 }
                 extra.routeSkipOffsets.append(Int32(extra.tripStopSkipped.count))
                 for run in chain {

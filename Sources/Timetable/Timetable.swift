@@ -82,7 +82,8 @@ public final class Timetable: Sendable {
     public let routeRemovedDays: [Int32]
     // Runs that neither board nor alight at a stop of their route (a realtime update's
     // SKIPPED stops): route r's flags are tripStopSkipped[routeSkipOffsets[r] ..<
-    // routeSkipOffsets[r + 1]], laid out as its times (position * runs + run), or none
+    // routeSkipOffsets[r + 1]], run by run (run * stops + position: a scan reads the run
+    // it rides along its stops), or none
     // (an empty range: every run stops everywhere the route does). Both empty when no run
     // skips a stop (the static timetable). Such runs stay in their route, in time order:
     // a route of their own per skipping pattern made a search scan hundreds more routes.
@@ -309,7 +310,7 @@ public final class Timetable: Sendable {
     @inlinable
     public func runStops(_ j: Int, ofRoute r: Int, at position: Int) -> Bool {
         let b = skipBase(r)
-        return b < 0 || !tripStopSkipped[b + position * Int(routeTripOffsets[r + 1] - routeTripOffsets[r]) + j]
+        return b < 0 || !tripStopSkipped[b + j * Int(routeStopOffsets[r + 1] - routeStopOffsets[r]) + position]
     }
 
     /// Whether route `r` is taken off day `day` (days since firstDay) by a realtime overlay.
