@@ -3,32 +3,33 @@ import Timetable
 import TransitModel
 
 /// The routes that run on a set of days, by stop: `stopRouteRoute`/`stopRoutePosition`
-/// narrowed to them, one entry per day a route runs (its service runs then and no realtime
-/// overlay took that day off it: the router's searches then never see a replaced
-/// route-day, at no cost in their loops).
+/// narrowed to them, one entry per run of consecutive days a route runs (its service runs
+/// then and no realtime overlay took that day off it: the router's searches then never
+/// see a replaced route-day, at no cost in their loops).
 ///
 /// A feed's routes are split by service as well as by pattern (Bydgoszcz: 57 lines, 1,959
 /// routes), and most of them run on none of a query's three days; a search that walked
 /// every stop's full list spent a third of its time skipping them.
 public final class DayRoutes: Sendable {
-    /// Route -> bit i set when it runs on the i-th day.
-    public let routeDays: [UInt8]
     public let stopOffsets: [Int32]
     public let route: [RouteIndex]
     public let position: [RoutePosition]
-    /// Entry -> the day (index into the days) its route runs.
-    public let day: [UInt8]
-    /// Entry -> its route's first and last departure and arrival at its position that day,
+    /// Entry -> the days (bit i: the i-th) it stands for: a run of consecutive days its
+    /// route runs (a realtime overlay that takes the middle day off a route leaves two).
+    public let dayMasks: [UInt8]
+    /// Entry -> its route's first and last departure and arrival at its position on its days,
     /// seconds after `origin`; a stop's entries by last departure, latest first. A marked
-    /// stop starts the scan of a route-day only where a run can still be boarded (forward:
-    /// the last departure is not before the stop's label, and the first entry whose runs
-    /// have all left ends the list) and can beat the destination's best (the first
-    /// departure is before it). Yesterday's runs, and the routes a realtime overlay took
-    /// off the query's day, are mostly out of reach. Measured on bydgoszcz-2020 (`transit
-    /// bench`, 1,000 queries, same run) with the per-run skipped stops and the hourly hop
-    /// bounds of the same change: p50 depart-at 0.33 -> 0.34 ms, arrive-by 0.31 -> 0.33,
-    /// range 0.60 -> 0.51, answer 0.71 -> 0.60; with a realtime message of 10,000 updates,
-    /// on against off, depart-at 1.45x -> 1.11x, answer 1.44x -> 1.18x.
+    /// stop queues a route only where a run can still be boarded (forward: the last
+    /// departure is not before the stop's label, and the first entry whose runs have all
+    /// left ends the list) and can beat the destination's best (the first departure is
+    /// before it). Routes that ran only yesterday, and a route whose query day a realtime
+    /// overlay took off (its yesterday and tomorrow are two entries), are mostly out of
+    /// reach. Measured on bydgoszcz-2020 (`transit bench`, 1,000 queries, same run) with
+    /// the per-run skipped stops and the hourly hop bounds of the same change: p50
+    /// depart-at 0.33 -> 0.34 ms, arrive-by 0.32 -> 0.32, range 0.59 -> 0.52, answer 0.68
+    /// -> 0.60; with a realtime message of 10,000 updates, on against off, depart-at 1.45x
+    /// -> 1.15x, answer 1.44x -> 1.17x. (One entry per day cost static searches 5-10% on
+    /// porto-alegre and mexico-city: three times the entries to walk.)
     public let origin: Int64
     public let firstDeparture: [Int32], lastDeparture: [Int32], firstArrival: [Int32], lastArrival: [Int32]
     /// Stop -> stops one stop before it on these routes, with the shortest ride from there
@@ -62,35 +63,43 @@ public final class DayRoutes: Sendable {
         let origin = (tt.dayBase.isEmpty || days.isEmpty) ? 0
             : (0..<tt.timeZoneNames.count).map { tt.dayBase[$0 * tt.dayCount + days.min()!] }.min()! - 2 * 86_400
         var offsets = [Int32](repeating: 0, count: tt.stopCount + 1)
-        var route: [RouteIndex] = [], position: [RoutePosition] = [], entryDay: [UInt8] = []
+        var route: [RouteIndex] = [], position: [RoutePosition] = [], entryDays: [UInt8] = []
         var fd: [Int32] = [], ld: [Int32] = [], fa: [Int32] = [], la: [Int32] = []
         for s in 0..<tt.stopCount {
             for i in Int(tt.stopRouteOffsets[s])..<Int(tt.stopRouteOffsets[s + 1]) where mask[tt.stopRouteRoute[i].index] != 0 {
                 let r = tt.stopRouteRoute[i].index, pos = tt.stopRoutePosition[i].index
                 let nt = Int(tt.routeTripOffsets[r + 1] - tt.routeTripOffsets[r]), column = Int(tt.routeTimeOffsets[r]) + pos * nt
                 guard nt > 0 else { continue }
-                for (k, day) in days.enumerated() where mask[r] & (1 << UInt8(k)) != 0 {
-                    route.append(tt.stopRouteRoute[i]); position.append(tt.stopRoutePosition[i]); entryDay.append(UInt8(k))
-                    // Runs keep their order at every stop: the first and last are the extremes.
-                    let base = tt.dayBase[Int(tt.routeTimeZone[r]) * tt.dayCount + day] - origin
-                    fd.append(Int32(clamping: base + Int64(tt.departures[column])))
-                    ld.append(Int32(clamping: base + Int64(tt.departures[column + nt - 1])))
-                    fa.append(Int32(clamping: base + Int64(tt.arrivals[column])))
-                    la.append(Int32(clamping: base + Int64(tt.arrivals[column + nt - 1])))
+                // One entry per run of consecutive days the route runs.
+                var k = 0
+                while k < days.count {
+                    guard mask[r] & (1 << UInt8(k)) != 0 else { k += 1; continue }
+                    var group: UInt8 = 0
+                    var a = Int64.max, b = Int64.min, c = Int64.max, d = Int64.min
+                    while k < days.count && mask[r] & (1 << UInt8(k)) != 0 {
+                        group |= 1 << UInt8(k)
+                        // Runs keep their order at every stop: the first and last are the extremes.
+                        let base = tt.dayBase[Int(tt.routeTimeZone[r]) * tt.dayCount + days[k]] - origin
+                        a = min(a, base + Int64(tt.departures[column])); b = max(b, base + Int64(tt.departures[column + nt - 1]))
+                        c = min(c, base + Int64(tt.arrivals[column])); d = max(d, base + Int64(tt.arrivals[column + nt - 1]))
+                        k += 1
+                    }
+                    route.append(tt.stopRouteRoute[i]); position.append(tt.stopRoutePosition[i]); entryDays.append(group)
+                    fd.append(Int32(clamping: a)); ld.append(Int32(clamping: b)); fa.append(Int32(clamping: c)); la.append(Int32(clamping: d))
                 }
             }
             // Latest last departure first: a forward search stops at the first entry whose
             // runs have all left (yesterday's, mostly) rather than checking each.
             let slice = Int(offsets[s])..<route.count
             let order = slice.sorted { (-ld[$0], $0) < (-ld[$1], $1) }
-            let (r0, p0, d0) = (route, position, entryDay), (a0, b0, c0, e0) = (fd, ld, fa, la)
+            let (r0, p0, d0) = (route, position, entryDays), (a0, b0, c0, e0) = (fd, ld, fa, la)
             for (k, i) in zip(slice, order) {
-                route[k] = r0[i]; position[k] = p0[i]; entryDay[k] = d0[i]
+                route[k] = r0[i]; position[k] = p0[i]; entryDays[k] = d0[i]
                 fd[k] = a0[i]; ld[k] = b0[i]; fa[k] = c0[i]; la[k] = e0[i]
             }
             offsets[s + 1] = Int32(route.count)
         }
-        self.routeDays = mask; self.stopOffsets = offsets; self.route = route; self.position = position; self.day = entryDay
+        self.stopOffsets = offsets; self.route = route; self.position = position; self.dayMasks = entryDays
         self.origin = origin
         firstDeparture = fd; lastDeparture = ld; firstArrival = fa; lastArrival = la
         // Stop -> the stops just before it on these routes, each once, with the shortest
@@ -106,7 +115,7 @@ public final class DayRoutes: Sendable {
                 let r = route[i].index, pos = position[i].index
                 let y = tt.routeStops[Int(tt.routeStopOffsets[r]) + pos - 1].index
                 // The shortest ride of any trip from the stop before to this one (once per
-                // day the route runs: as many reads of each stop time).
+                // entry of the route here: as many reads of each stop time).
                 let nt = Int(tt.routeTripOffsets[r + 1] - tt.routeTripOffsets[r]), times = Int(tt.routeTimeOffsets[r])
                 var shortest = Int32.max
                 for j in 0..<nt { shortest = min(shortest, tt.arrivals[times + pos * nt + j] - tt.departures[times + (pos - 1) * nt + j]) }
@@ -133,10 +142,12 @@ public final class DayRoutes: Sendable {
                     let r = route[i].index, pos = position[i].index
                     let h = Int(slot[tt.routeStops[Int(tt.routeStopOffsets[r]) + pos - 1].index])
                     let nt = Int(tt.routeTripOffsets[r + 1] - tt.routeTripOffsets[r]), times = Int(tt.routeTimeOffsets[r])
-                    let base = tt.dayBase[Int(tt.routeTimeZone[r]) * tt.dayCount + days[Int(entryDay[i])]] - origin
-                    for j in 0..<nt {
-                        let leave = tt.departures[times + (pos - 1) * nt + j]
-                        body(h, Int32(clamping: (base + Int64(leave)) / 3600), tt.arrivals[times + pos * nt + j] - leave)
+                    for (k, day) in days.enumerated() where entryDays[i] & (1 << UInt8(k)) != 0 {
+                        let base = tt.dayBase[Int(tt.routeTimeZone[r]) * tt.dayCount + day] - origin
+                        for j in 0..<nt {
+                            let leave = tt.departures[times + (pos - 1) * nt + j]
+                            body(h, Int32(clamping: (base + Int64(leave)) / 3600), tt.arrivals[times + pos * nt + j] - leave)
+                        }
                     }
                 }
                 for h in hopStart..<Int(predecessorOffsets[s + 1]) { slot[predecessor[h].index] = noSlot }

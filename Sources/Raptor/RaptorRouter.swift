@@ -133,19 +133,21 @@ extension RaptorRouter {
         for w in request.access {
             let s = w.stop.index
             for i in Int(running.stopOffsets[s])..<Int(running.stopOffsets[s + 1]) {
-                let r = running.route[i].index, pos = running.position[i].index, d = Int(running.day[i])
+                let r = running.route[i].index, pos = running.position[i].index
                 guard request.filter.routes?[r] ?? true, tt.routeCanBoard[Int(tt.routeStopOffsets[r]) + pos] else { continue }
                 let tripBase = Int(tt.routeTripOffsets[r]), nt = Int(tt.routeTripOffsets[r + 1]) - tripBase
                 let column = Int(tt.routeTimeOffsets[r]) + pos * nt
-                let base = tt.dayBase[Int(tt.routeTimeZone[r]) * tt.dayCount + request.days[d]]
-                // Trips keep their order at every stop: the window's runs are one slice.
-                let first = request.time + w.seconds - base
-                var lo = 0, hi = nt
-                while lo < hi { let mid = (lo + hi) / 2; if Int64(tt.departures[column + mid]) < first { lo = mid + 1 } else { hi = mid } }
-                for j in lo..<nt where request.filter.trips?[tripBase + j] ?? true && tt.runStops(j, ofRoute: r, at: pos) {
-                    let leave = base + Int64(tt.departures[column + j]) - w.seconds
-                    if leave > request.time + window { break }
-                    departures[leave, default: []].append(.init(route: running.route[i], day: running.day[i], position: running.position[i]))
+                for (d, day) in request.days.enumerated() where running.dayMasks[i] & (1 << UInt8(d)) != 0 {
+                    let base = tt.dayBase[Int(tt.routeTimeZone[r]) * tt.dayCount + day]
+                    // Trips keep their order at every stop: the window's runs are one slice.
+                    let first = request.time + w.seconds - base
+                    var lo = 0, hi = nt
+                    while lo < hi { let mid = (lo + hi) / 2; if Int64(tt.departures[column + mid]) < first { lo = mid + 1 } else { hi = mid } }
+                    for j in lo..<nt where request.filter.trips?[tripBase + j] ?? true && tt.runStops(j, ofRoute: r, at: pos) {
+                        let leave = base + Int64(tt.departures[column + j]) - w.seconds
+                        if leave > request.time + window { break }
+                        departures[leave, default: []].append(.init(route: running.route[i], days: 1 << UInt8(d), position: running.position[i]))
+                    }
                 }
             }
         }
@@ -176,7 +178,7 @@ extension RaptorRouter {
 /// A departure time from the origin in a range search, with the routes that have a run
 /// leaving then from an access stop (at that walk's end), and the stop's position on it.
 struct RangeDeparture {
-    struct Boarding { var route: RouteIndex, day: UInt8, position: RoutePosition }
+    struct Boarding { var route: RouteIndex, days: UInt8, position: RoutePosition }
     var time: Int64
     var boardings: [Boarding]
 }
@@ -220,6 +222,8 @@ struct Search {
     /// or empty: labels that cannot beat the destination's best are dropped.
     var toTarget: [Int64] = []
     var pruneToTarget = false
+    /// Whether any run of the timetable skips a stop (`Timetable.tripStopSkipped`).
+    let hasSkips: Bool
     /// `toTarget` holds for journeys arriving before this (a bound that is not: no pruning).
     var boundsEnd = Search.infinity
     static let infinity = Int64.max / 4
@@ -252,12 +256,11 @@ struct Search {
     /// Stop -> whether it is at the end of a target walk (egress for a forward search).
     let isTarget: [Bool]
     let marked: UnsafeMutableBufferPointer<Bool>, improved: UnsafeMutableBufferPointer<Bool>
-    // Route r on day d (index into `days`): at `routeDay(r, d)`, the position to scan it
-    // from in this round, or `RoutePosition.noPosition` when it is not queued (in
-    // `routeList`, as r << 3 | d).
-    let routeStart: UnsafeMutableBufferPointer<RoutePosition>
-    @inline(__always) func routeDay(_ r: Int, _ d: Int) -> Int { r &* days.count &+ d }
-    var markedList: [StopIndex] = [], routeList: [Int32] = [], improvedList: [StopIndex] = []
+    // Route -> the position to scan it from in this round, or `RoutePosition.noPosition`
+    // when it is not queued (in `routeList`); the days (bits, as `DayRoutes.dayMasks`) it
+    // is queued for.
+    let routeStart: UnsafeMutableBufferPointer<RoutePosition>, routeQueuedDays: UnsafeMutableBufferPointer<UInt8>
+    var markedList: [StopIndex] = [], routeList: [RouteIndex] = [], improvedList: [StopIndex] = []
     /// Parent sentinels, never read (a label's parents are read only where it is set):
     /// far from -1 and the integer limits.
     static let noParent = Int32(-1_000_000_000)
@@ -304,7 +307,9 @@ struct Search {
         var isTarget = Array(repeating: false, count: n)
         for w in targets { isTarget[w.stop.index] = true }
         self.isTarget = isTarget
-        routeStart = storage.buffer(RoutePosition.noPosition, count: tt.routeCount * max(1, days.count))
+        routeStart = storage.buffer(RoutePosition.noPosition, count: tt.routeCount)
+        hasSkips = !tt.routeSkipOffsets.isEmpty
+        routeQueuedDays = storage.buffer(0, count: tt.routeCount)
     }
 
     private func real(_ value: Int64) -> Int64 { forward ? value : -value }
@@ -375,9 +380,10 @@ struct Search {
         }
         if let firstRoutes {
             for b in firstRoutes {
-                let key = routeDay(b.route.index, Int(b.day))
-                if routeStart[key] == .noPosition { routeList.append(b.route.raw << 3 | Int32(b.day)); routeStart[key] = b.position }
-                else if b.position < routeStart[key] { routeStart[key] = b.position }
+                let r = b.route.index
+                if routeStart[r] == .noPosition { routeList.append(b.route); routeStart[r] = b.position }
+                else if b.position < routeStart[r] { routeStart[r] = b.position }
+                routeQueuedDays[r] |= b.days
             }
         }
         var results: [(rides: Int, target: Int)] = []
@@ -405,23 +411,25 @@ struct Search {
                         if label > Int64(running.lastDeparture[i]) { break }
                         if Int64(running.firstDeparture[i]) >= limit { continue }
                     } else if label < Int64(running.firstArrival[i]) || Int64(running.lastArrival[i]) <= limit { continue }
-                    let key = routeDay(running.route[i].index, Int(running.day[i])), pos = running.position[i]
-                    if routeStart[key] == .noPosition { routeList.append(running.route[i].raw << 3 | Int32(running.day[i])); routeStart[key] = pos }
-                    else if forward ? pos < routeStart[key] : pos > routeStart[key] { routeStart[key] = pos }
+                    let route = running.route[i], r = route.index, pos = running.position[i]
+                    if routeStart[r] == .noPosition { routeList.append(route); routeStart[r] = pos }
+                    else if forward ? pos < routeStart[r] : pos > routeStart[r] { routeStart[r] = pos }
+                    routeQueuedDays[r] |= running.dayMasks[i]
                 }
             }
             markedList.removeAll(keepingCapacity: true)
-            for entry in routeList {
-                let r = Int(entry &>> 3), d = Int(entry & 7), day = days[d], key = routeDay(r, d)
-                let from = routeStart[key].index
-                routeStart[key] = .noPosition
+            for route in routeList {
+                let r = route.index, from = routeStart[r].index, dayMask = routeQueuedDays[r]
+                routeStart[r] = .noPosition; routeQueuedDays[r] = 0
                 if filterRoutes && !routeAllowed[r] { continue }
-                // Skip a day whose runs are all gone before this iteration starts (every
-                // label is at or after it) or cannot beat the destination's best.
-                let base = tt.dayBase[Int(tt.routeTimeZone[r]) * tt.dayCount + day]
-                let minArrival = base + Int64(tt.routeMinArrival[r]), maxDeparture = base + Int64(tt.routeMaxDeparture[r])
-                if forward ? maxDeparture < start || minArrival >= bound : minArrival > -start || -maxDeparture >= bound { continue }
-                scanRoute(r, day: day, from: from, round: k, bestTarget: bound, changeBound: changeBound)
+                for (d, day) in days.enumerated() where dayMask & (1 << UInt8(d)) != 0 {
+                    // Skip a day whose runs are all gone before this iteration starts (every
+                    // label is at or after it) or cannot beat the destination's best.
+                    let base = tt.dayBase[Int(tt.routeTimeZone[r]) * tt.dayCount + day]
+                    let minArrival = base + Int64(tt.routeMinArrival[r]), maxDeparture = base + Int64(tt.routeMaxDeparture[r])
+                    if forward ? maxDeparture < start || minArrival >= bound : minArrival > -start || -maxDeparture >= bound { continue }
+                    scanRoute(r, day: day, from: from, round: k, bestTarget: bound, changeBound: changeBound)
+                }
             }
             // The destination.
             var roundBest: Int?
@@ -458,7 +466,7 @@ struct Search {
             improvedList.removeAll(keepingCapacity: true)
             if markedList.isEmpty { break }
         }
-        for entry in routeList { routeStart[routeDay(Int(entry &>> 3), Int(entry & 7))] = .noPosition }
+        for r in routeList { routeStart[r.index] = .noPosition; routeQueuedDays[r.index] = 0 }
         routeList.removeAll(keepingCapacity: true)
         for s in markedList { marked[s.index] = false }
         markedList.removeAll(keepingCapacity: true)
@@ -492,7 +500,7 @@ struct Search {
         let times = Int(tt.routeTimeOffsets[r])
         let base = tt.dayBase[Int(tt.routeTimeZone[r]) * tt.dayCount + day]
         // Where the route's flags of runs that skip stops start (a realtime overlay's), or -1.
-        let skips = tt.skipBase(r)
+        let skips = hasSkips ? tt.skipBase(r) : -1
         // The trip ridden (within the route) and where it was boarded.
         var current = Search.notBoarded, boardPos = Search.notBoarded
         var pos = from
