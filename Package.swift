@@ -22,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.30.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
     ],
     targets: [
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
@@ -50,6 +51,8 @@ let package = Package(
         // The realtime overlay: GTFS-Realtime updates matched to the timetable's trips and
         // applied to a copy of what they change (the static timetable stays as it is).
         .target(name: "Realtime", dependencies: ["GTFSRealtime", "FeedNetwork", "Timetable", "TransitModel"]),
+        // Following a trip (issue 22): the signed, self-contained trip tokens. No I/O.
+        .target(name: "Follow", dependencies: ["TransitModel", .product(name: "Crypto", package: "swift-crypto")]),
         // The router: RAPTOR over a Timetable. No I/O, no logging, no globals.
         .target(name: "Raptor", dependencies: ["Timetable", "TransitModel"]),
         // The planner: places, times and walks around the router; typed answers. No faces:
@@ -103,6 +106,7 @@ let package = Package(
         // The layers' rules, read from the sources and this manifest (no target dependencies).
         .testTarget(name: "ArchitectureTests"),
         .testTarget(name: "TransitModelTests", dependencies: ["TransitModel"]),
+        .testTarget(name: "FollowTests", dependencies: ["Follow", "TransitModel"]),
         .testTarget(name: "GTFSTests", dependencies: ["GTFS", "TransitModel", "TransitTesting"]),
         .testTarget(name: "GeoTests", dependencies: ["Geo", "TransitTesting"]),
         .testTarget(name: "StreetsTests", dependencies: ["Streets", "Geo", "TransitModel", "TransitStore", "TransitTesting"]),
