@@ -32,13 +32,12 @@ public final class DayRoutes: Sendable {
     /// porto-alegre and mexico-city: three times the entries to walk.)
     public let origin: Int64
     public let firstDeparture: [Int32], lastDeparture: [Int32], firstArrival: [Int32], lastArrival: [Int32]
-    /// Stop -> stops one stop before it on these routes, with the shortest ride from there
-    /// (seconds, at most 65,535: a lower bound all the same):
-    /// predecessor[predecessorOffsets[s] ..< predecessorOffsets[s + 1]]. Made here, per
-    /// set of days, rather than kept with the timetable: memory per stop time is a target.
+    /// Stop -> stops one stop before it on these routes, each once (the hops, their rides
+    /// below): predecessor[predecessorOffsets[s] ..< predecessorOffsets[s + 1]]. Made here,
+    /// per set of days, rather than kept with the timetable: memory per stop time is a
+    /// target.
     public let predecessorOffsets: [Int32]
     public let predecessor: [StopIndex]
-    public let predecessorSeconds: [UInt16]
     /// Hop h (`predecessor[h]` to its stop), hour by hour: the shortest ride of the runs
     /// that leave its first stop in hour b after `origin` ([origin + 3,600 b, + 3,600)), for
     /// b in hopFirstHour[h] ..< hopFirstHour[h] + (hopHourOffsets[h + 1] - hopHourOffsets[h]):
@@ -102,36 +101,26 @@ public final class DayRoutes: Sendable {
         self.stopOffsets = offsets; self.route = route; self.position = position; self.dayMasks = entryDays
         self.origin = origin
         firstDeparture = fd; lastDeparture = ld; firstArrival = fa; lastArrival = la
-        // Stop -> the stops just before it on these routes, each once, with the shortest
-        // ride from there (routes split by service repeat the same pairs many times).
+        // Stop -> the stops just before it on these routes, each once (routes split by
+        // service repeat the same pairs many times).
         var predecessorOffsets = [Int32](repeating: 0, count: tt.stopCount + 1)
-        var predecessor: [StopIndex] = [], predecessorSeconds: [UInt16] = []
+        var predecessor: [StopIndex] = []
         // Stop -> its entry in `predecessor` for the stop being filled, or `noSlot`.
         let noSlot = Int32(-1_000_000_000)
         var slot = [Int32](repeating: noSlot, count: tt.stopCount)
         for s in 0..<tt.stopCount {
             let start = predecessor.count
             for i in Int(offsets[s])..<Int(offsets[s + 1]) where position[i].raw > 0 {
-                let r = route[i].index, pos = position[i].index
-                let y = tt.routeStops[Int(tt.routeStopOffsets[r]) + pos - 1].index
-                // The shortest ride of any trip from the stop before to this one (once per
-                // entry of the route here: as many reads of each stop time).
-                let nt = Int(tt.routeTripOffsets[r + 1] - tt.routeTripOffsets[r]), times = Int(tt.routeTimeOffsets[r])
-                var shortest = Int32.max
-                for j in 0..<nt { shortest = min(shortest, tt.arrivals[times + pos * nt + j] - tt.departures[times + (pos - 1) * nt + j]) }
-                let seconds = UInt16(clamping: shortest == .max ? 0 : shortest)
-                if slot[y] == noSlot {
-                    slot[y] = Int32(predecessor.count); predecessor.append(StopIndex(y)); predecessorSeconds.append(seconds)
-                } else if seconds < predecessorSeconds[Int(slot[y])] {
-                    predecessorSeconds[Int(slot[y])] = seconds
-                }
+                let r = route[i].index
+                let y = tt.routeStops[Int(tt.routeStopOffsets[r]) + position[i].index - 1].index
+                if slot[y] == noSlot { slot[y] = Int32(predecessor.count); predecessor.append(StopIndex(y)) }
             }
             for y in predecessor[start...] { slot[y.index] = noSlot }
             predecessorOffsets[s + 1] = Int32(predecessor.count)
         }
-        self.predecessorOffsets = predecessorOffsets; self.predecessor = predecessor; self.predecessorSeconds = predecessorSeconds
-        // The same rides again, entry by entry (each route-day), by hour: first the hours
-        // each hop spans, then the shortest ride in each.
+        self.predecessorOffsets = predecessorOffsets; self.predecessor = predecessor
+        // The hops' rides, entry by entry, by hour: first the hours each hop spans, then the
+        // shortest ride in each.
         let hops = predecessor.count
         var firstHour = [Int32](repeating: .max, count: hops), lastHour = [Int32](repeating: .min, count: hops)
         func eachRide(_ body: (_ hop: Int, _ hour: Int32, _ seconds: Int32) -> Void) {
