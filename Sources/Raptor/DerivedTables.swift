@@ -89,12 +89,14 @@ public final class DayRoutes: Sendable {
             }
             // Latest last departure first: a forward search stops at the first entry whose
             // runs have all left (yesterday's, mostly) rather than checking each.
+            // (The stop's slice only: permuting through copies of the whole arrays made this
+            // quadratic in the stops.)
             let slice = Int(offsets[s])..<route.count
-            let order = slice.sorted { (-ld[$0], $0) < (-ld[$1], $1) }
-            let (r0, p0, d0) = (route, position, entryDays), (a0, b0, c0, e0) = (fd, ld, fa, la)
-            for (k, i) in zip(slice, order) {
-                route[k] = r0[i]; position[k] = p0[i]; entryDays[k] = d0[i]
-                fd[k] = a0[i]; ld[k] = b0[i]; fa[k] = c0[i]; la[k] = e0[i]
+            if slice.count > 1 {
+                let order = slice.sorted { (-ld[$0], $0) < (-ld[$1], $1) }
+                func permute<T>(_ a: inout [T]) { a.replaceSubrange(slice, with: order.map { a[$0] }) }
+                permute(&route); permute(&position); permute(&entryDays)
+                permute(&fd); permute(&ld); permute(&fa); permute(&la)
             }
             offsets[s + 1] = Int32(route.count)
         }
