@@ -51,8 +51,10 @@ let package = Package(
         // The realtime overlay: GTFS-Realtime updates matched to the timetable's trips and
         // applied to a copy of what they change (the static timetable stays as it is).
         .target(name: "Realtime", dependencies: ["GTFSRealtime", "FeedNetwork", "Timetable", "TransitModel"]),
-        // Following a trip (issue 22): the signed, self-contained trip tokens. No I/O.
-        .target(name: "Follow", dependencies: ["TransitModel", .product(name: "Crypto", package: "swift-crypto")]),
+        // Following a trip: the signed, self-contained trip tokens, matching them to a timetable,
+        // and what a follower is told as realtime states and the clock move on. No I/O.
+        .target(name: "Follow", dependencies: ["Planner", "Realtime", "GTFSRealtime", "FeedNetwork", "Timetable", "Raptor", "TransitModel",
+                                          .product(name: "Crypto", package: "swift-crypto")]),
         // The router: RAPTOR over a Timetable. No I/O, no logging, no globals.
         .target(name: "Raptor", dependencies: ["Timetable", "TransitModel"]),
         // The planner: places, times and walks around the router; typed answers. No faces:
@@ -65,14 +67,14 @@ let package = Package(
         .target(name: "Coverage", dependencies: ["Timetable", "FeedNetwork", "Raptor", "TransitModel", "Geo", "CGEOS"]),
         // The JSON wire format of plan answers and errors: written by the HTTP API and
         // `transit plan --json`, read back by `transit plan --server`.
-        .target(name: "PlanJSON", dependencies: ["Streets", "Planner", "Raptor", "Timetable", "FeedNetwork", "TransitModel", "Geo", "Realtime", "GTFSRealtime"]),
+        .target(name: "PlanJSON", dependencies: ["Follow", "Streets", "Planner", "Raptor", "Timetable", "FeedNetwork", "TransitModel", "Geo", "Realtime", "GTFSRealtime"]),
         // The terminal's face: plan answers as text, times in words, places by name, the
         // itinerary map as SVG. Used by the CLI (a library so the fuzz checks and tests reach it).
         .target(name: "PlanText", dependencies: ["Streets", "PlanJSON", "Planner", "Coverage", "Timetable", "FeedNetwork", "TransitModel", "Geo"]),
         // The HTTP API: Hummingbird over a LiveTimetable kept in step with the database.
         .target(name: "Server", dependencies: [
             "Planner", "PlanJSON", "Coverage", "TransitStore", "Timetable", "FeedNetwork", "TransitModel", "Geo", "Streets",
-            "Realtime", "GTFSRealtime",
+            "Realtime", "GTFSRealtime", "Follow",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Logging", package: "swift-log"),
@@ -85,8 +87,9 @@ let package = Package(
         ]),
         .executableTarget(name: "TransitCLI", dependencies: [
             "TransitModel", "GTFS", "TransitStore", "Timetable", "FeedNetwork", "Raptor", "Planner", "PlanJSON", "PlanText", "Coverage", "Geo", "Server", "Streets",
-            "GTFSRealtime", "Realtime",
+            "GTFSRealtime", "Realtime", "Follow",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -106,7 +109,8 @@ let package = Package(
         // The layers' rules, read from the sources and this manifest (no target dependencies).
         .testTarget(name: "ArchitectureTests"),
         .testTarget(name: "TransitModelTests", dependencies: ["TransitModel"]),
-        .testTarget(name: "FollowTests", dependencies: ["Follow", "TransitModel"]),
+        .testTarget(name: "FollowTests", dependencies: ["Follow", "TransitModel", "Planner", "Realtime", "GTFSRealtime", "GTFS", "FeedNetwork",
+                                                       "TransitTesting", "PlanJSON"]),
         .testTarget(name: "GTFSTests", dependencies: ["GTFS", "TransitModel", "TransitTesting"]),
         .testTarget(name: "GeoTests", dependencies: ["Geo", "TransitTesting"]),
         .testTarget(name: "StreetsTests", dependencies: ["Streets", "Geo", "TransitModel", "TransitStore", "TransitTesting"]),

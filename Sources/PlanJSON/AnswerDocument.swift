@@ -130,6 +130,9 @@ public struct AnswerDocument: Decodable, Sendable, Equatable {
         public var labels: [String]
         public var summary: Summary
         public var map: Map
+        /// What follows it (`/v1/trips/{token}/events`); nil: the walk-only journey, or an
+        /// answer made in process.
+        public var tripToken: String? = nil
     }
 
     public struct Notice: Decodable, Sendable, Equatable { public var code: String; public var message: String }

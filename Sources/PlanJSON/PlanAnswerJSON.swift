@@ -54,8 +54,9 @@ public enum PlanAnswerJSON {
 
     /// The answer as JSON text; `feeds` (the API's: the feeds and versions it was planned
     /// on) when given. Written straight to text (`JSONWriter`), keys in sorted order.
-    public static func answer(_ a: PlanAnswer, feeds: [(id: String, version: Int)]? = nil, realtime: [RealtimeUsed]? = nil) -> String {
-        String(decoding: answerBytes(a, feeds: feeds, realtime: realtime), as: UTF8.self)
+    public static func answer(_ a: PlanAnswer, feeds: [(id: String, version: Int)]? = nil, realtime: [RealtimeUsed]? = nil,
+                              tripTokens: [String?]? = nil) -> String {
+        String(decoding: answerBytes(a, feeds: feeds, realtime: realtime, tripTokens: tripTokens), as: UTF8.self)
     }
 
     /// One feed's realtime message an answer was planned on: its header time, its age when
@@ -81,7 +82,9 @@ public enum PlanAnswerJSON {
     }
 
     /// `answer` as UTF-8 bytes (what the server sends, without a String in between).
-    public static func answerBytes(_ a: PlanAnswer, feeds: [(id: String, version: Int)]? = nil, realtime: [RealtimeUsed]? = nil) -> [UInt8] {
+    /// `tripTokens`: per option, the token that follows it (nil for the walk-only journey).
+    public static func answerBytes(_ a: PlanAnswer, feeds: [(id: String, version: Int)]? = nil, realtime: [RealtimeUsed]? = nil,
+                                   tripTokens: [String?]? = nil) -> [UInt8] {
         let r = a.result
         let zone = ZoneOffsets(TimeZone(identifier: r.timeZone) ?? TimeZone(identifier: "UTC")!)
         let p = r.parameters
@@ -96,7 +99,8 @@ public enum PlanAnswerJSON {
         w.key("itineraries"); w.beginArray()
         let withRealtime = realtime != nil
         for (i, o) in a.options.enumerated() {
-            itinerary(o, zone, recommended: i == a.recommended, modelFirst: i == a.modelFirst, realtime: withRealtime, into: &w)
+            itinerary(o, zone, recommended: i == a.recommended, modelFirst: i == a.modelFirst, realtime: withRealtime,
+                      tripToken: tripTokens.flatMap { i < $0.count ? $0[i] : nil }, into: &w)
         }
         w.endArray()
         w.field("modelFirst", a.modelFirst)
@@ -143,7 +147,7 @@ public enum PlanAnswerJSON {
         return w.bytes
     }
 
-    private static func time(_ t: Int64, _ zone: ZoneOffsets, _ w: inout JSONWriter) {
+    static func time(_ t: Int64, _ zone: ZoneOffsets, _ w: inout JSONWriter) {
         var text: [UInt8] = [UInt8(ascii: "\"")]
         text.reserveCapacity(27)
         iso(t, offset: zone.offset(at: t), into: &text)
@@ -166,7 +170,7 @@ public enum PlanAnswerJSON {
     }
 
     static func itinerary(_ o: PlanOption, _ zone: ZoneOffsets, recommended: Bool, modelFirst: Bool, realtime: Bool = false,
-                          into w: inout JSONWriter) {
+                          tripToken: String? = nil, into w: inout JSONWriter) {
         let it = o.itinerary
         let s = it.summary
         w.beginObject()
@@ -205,6 +209,7 @@ public enum PlanAnswerJSON {
         w.field("walkMeters", s.walkMeters.rounded())
         w.field("walkSeconds", s.walkSeconds)
         w.endObject()
+        w.field("tripToken", ifPresent: tripToken)
         w.endObject()
     }
 
@@ -315,7 +320,7 @@ public enum PlanAnswerJSON {
 
     /// An alert on a ride: its texts (the first translation of each: the message's default
     /// or only language), cause, effect and active periods.
-    private static func alert(_ a: RealtimeMessage.Alert, _ w: inout JSONWriter) {
+    static func alert(_ a: RealtimeMessage.Alert, _ w: inout JSONWriter) {
         let utc = ZoneOffsets(TimeZone(identifier: "UTC")!)
         w.beginObject()
         w.key("activePeriods"); w.beginArray()

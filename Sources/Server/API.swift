@@ -1,5 +1,6 @@
 import Coverage
 import Dispatch
+import Follow
 import Foundation
 import Geo
 import Hummingbird
@@ -37,10 +38,25 @@ public struct TransitAPI: Sendable {
     public let cors: CORSPolicy
     /// The realtime sources (`--realtime`), for `/v1/health`; nil without any.
     public let realtime: RealtimeFeeds?
+    /// The server's now (`--clock`: a replay clock) for plans, tokens and followed trips.
+    public let clock: FollowClock
+    /// Signs and reads the itineraries' `tripToken`s.
+    public let tokens: TripTokens
+    /// The followed trips and their streams (`/v1/trips/{token}/events`).
+    public let follow: FollowHub
+    /// Seconds between the streams' heartbeat comments.
+    public let heartbeatSeconds: Double
 
+    /// `tokenSecret`: the key of the trip tokens (servers that share it read each other's;
+    /// nil: a random one, so tokens last as long as the process).
     public init(live: LiveTimetable, planBudget: Double = 2, planThreads: Int = ProcessInfo.processInfo.activeProcessorCount,
-                planRate: Double = 0, planBurst: Int = 1, cors: CORSPolicy = CORSPolicy(), realtime: RealtimeFeeds? = nil, logger: Logger) {
+                planRate: Double = 0, planBurst: Int = 1, cors: CORSPolicy = CORSPolicy(), realtime: RealtimeFeeds? = nil,
+                clock: FollowClock = .system, tokenSecret: [UInt8]? = nil, maxStreams: Int = 10_000, maxStreamsPerClient: Int = 16,
+                heartbeatSeconds: Double = 15, logger: Logger) {
         self.live = live; self.planBudget = planBudget; self.logger = logger; self.cors = cors; self.realtime = realtime
+        self.clock = clock; self.heartbeatSeconds = heartbeatSeconds
+        tokens = TripTokens(secret: tokenSecret ?? TripTokens.randomSecret())
+        follow = Self.startFollowing(live: live, clock: clock, tokens: tokens, maxStreams: maxStreams, maxPerClient: maxStreamsPerClient)
         // Read now: a binary installed without its resource bundle stops here, at start,
         // not at the first /openapi.json.
         _ = OpenAPIDocument.served
@@ -65,6 +81,9 @@ public struct TransitAPI: Sendable {
         router.get("/v1/stops/:id") { request, context in try self.stop(request, context.parameters.get("id") ?? "") }
         router.get("/v1/health") { request, _ in try self.health(request) }
         router.get("/v1/vehicles") { request, _ in try self.vehicles(request) }
+        router.get("/v1/trips/:token/events") { request, context in
+            try self.events(request, token: context.parameters.get("token") ?? "", client: "\(RateLimiter.key(context.remoteAddress))")
+        }
         router.get("/openapi.json") { request, _ in
             _ = try QueryParameters(request.uri.query, allowed: [])
             return Self.response(200, OpenAPIDocument.served, contentType: "application/json")
@@ -97,7 +116,7 @@ public struct TransitAPI: Sendable {
 
     func plan(_ request: Request, deadline: UInt64) throws -> Response {
         let q = try QueryParameters(request.uri.query, allowed: PlanParameters.names)
-        var (query, n) = try PlanParameters.query(q, now: Int64(Date().timeIntervalSince1970))
+        var (query, n) = try PlanParameters.query(q, now: clock.now())
         let s = try served()
         // Within the document's range but beyond this timetable's footpaths: the request
         // is well formed, this server cannot answer it.
@@ -111,8 +130,10 @@ public struct TransitAPI: Sendable {
         switch s.planner.answer(query, numItineraries: n, realtime: realtime) {
         case .itineraries(let answer):
             let used = query.realtime ? realtime : nil
+            let tripTokens = answer.options.map { o in s.matcher.followedTrip(o.journey).map(tokens.token) }
             return Self.response(200, ByteBuffer(bytes: PlanAnswerJSON.answerBytes(answer, feeds: s.feeds.map { ($0.id, $0.version) },
-                                                                                   realtime: used.map { PlanAnswerJSON.realtimeSummary($0, now: Int64(Date().timeIntervalSince1970)) })),
+                                                                                   realtime: used.map { PlanAnswerJSON.realtimeSummary($0, now: clock.now()) },
+                                                                                   tripTokens: tripTokens)),
                                  contentType: "application/json")
         case .noItinerary(let reason):
             throw APIError.from(reason)

@@ -35,6 +35,16 @@ public enum APIErrorCode: String, CaseIterable, Sendable {
     /// `wheelchair=true` where the feeds carry no accessibility data at all.
     case noAccessibilityData = "NO_ACCESSIBILITY_DATA"
     case rateLimited = "RATE_LIMITED"
+    /// A trip token that is not one this server signed (changed, cut, another key's).
+    case invalidToken = "INVALID_TOKEN"
+    /// A trip token longer than any this server writes.
+    case tokenTooLong = "TOKEN_TOO_LONG"
+    /// The followed trip ended (as planned) more than an hour ago.
+    case tripOver = "TRIP_OVER"
+    /// The followed trip is not in the timetable served now (a new feed version changed it).
+    case tripNotServed = "TRIP_NOT_SERVED"
+    /// Too many open trip streams, on the server or from one address.
+    case tooManyStreams = "TOO_MANY_STREAMS"
     case notReady = "NOT_READY"
     case coverageUnavailable = "COVERAGE_UNAVAILABLE"
     /// Something went wrong on our side; logged.
@@ -42,13 +52,15 @@ public enum APIErrorCode: String, CaseIterable, Sendable {
 
     public var status: Int {
         switch self {
-        case .badParameter, .unknownParameter, .badRequest, .badQuery, .ambiguousStop: 400
+        case .badParameter, .unknownParameter, .badRequest, .badQuery, .ambiguousStop, .invalidToken: 400
         case .unknownStop, .unknownFeed, .notFound: 404
         case .methodNotAllowed: 405
+        case .tripOver, .tripNotServed: 410
         case .bodyTooLarge: 413
+        case .tokenTooLong: 414
         case .parameterConflict, .outsideCoverage, .noStopNearby, .outsideServicePeriod, .samePlace, .noConnection,
              .stopWithoutLocation, .modeNotInRegion, .noAccessibilityData: 422
-        case .rateLimited: 429
+        case .rateLimited, .tooManyStreams: 429
         case .internalError: 500
         case .notReady, .coverageUnavailable: 503
         }

@@ -104,15 +104,26 @@ public enum APIParameters {
     public static let departuresLimit = ParameterSpec("limit", .integer(1...50, default: 10), "At most this many departures")
     public static let departures: [ParameterSpec] = [stopFeed, departuresTime, departuresLimit]
 
+    // MARK: /v1/trips/{token}/events
+
+    public static let followThreshold = ParameterSpec("threshold", .integer(0...3600, default: 60), unit: .seconds,
+                                                      "A `delay` is told when a ride's expected departure or arrival moves by at least this much")
+    public static let followNotice = ParameterSpec("notice", .integer(1...60, default: 5), unit: .minutes,
+                                                   "`leg-upcoming` comes this long before a boarding (and before getting off a long ride)")
+    public static let follow: [ParameterSpec] = [followThreshold, followNotice]
+
     // MARK: Path parameters
 
     public static let coverageFeed = ParameterSpec("feed", .text(minLength: 1, maxLength: 63, pattern: whole(feedId)), required: true,
                                                    allowed: feedAllowed, "A served feed's id")
+    public static let tripToken = ParameterSpec("token", .text(minLength: 1, maxLength: 2048, pattern: whole("[A-Za-z0-9_-]+")),
+                                                required: true, allowed: "a tripToken from a plan answer",
+                                                "An itinerary's `tripToken` from `/v1/plan`")
     public static let stopId = ParameterSpec("id", .text(minLength: 1, maxLength: 200, pattern: nil), required: true, allowed: "a stop id",
                                              "A stop's id (`stop_id`)")
 }
 
 extension APIParameters {
     /// Every declaration the API reads, for compiling the patterns once.
-    static let all: [ParameterSpec] = plan + stops + departures + vehicles + [coverageFeed, stopId]
+    static let all: [ParameterSpec] = plan + stops + departures + vehicles + follow + [coverageFeed, stopId, tripToken]
 }

@@ -1,6 +1,7 @@
 import Coverage
 import Dispatch
 import FeedNetwork
+import Follow
 import Foundation
 import Planner
 import Realtime
@@ -21,6 +22,8 @@ public final class ServedTimetable: Sendable {
     public let loadSeconds: Double
     /// Street region -> version of the streets walked on (empty: none loaded, beelines).
     public let streetVersions: [String: Int]
+    /// Followed trips' rides found in this timetable, and its itineraries made into trips to follow.
+    public let matcher: TripMatcher
     private let coverageState = Mutex<CoverageState>(.building)
     private let realtimeSlot = Mutex<(state: RealtimeState?, builtAt: Date?, builtSeconds: Double, swaps: Int)>((nil, nil, 0, 0))
 
@@ -38,6 +41,8 @@ public final class ServedTimetable: Sendable {
         self.feeds = feeds
         self.loadedAt = loadedAt
         self.loadSeconds = loadSeconds
+        matcher = TripMatcher(network: assembly.planner.network,
+                              versions: Dictionary(feeds.map { ($0.id, String($0.version)) }, uniquingKeysWith: { a, _ in a }))
     }
 
     public var timetable: Timetable { planner.timetable }
@@ -81,6 +86,7 @@ public final class ServedTimetable: Sendable {
 public final class LiveTimetable: Sendable {
     private let current = Mutex<ServedTimetable?>(nil)
     private let realtimeBuilder = Mutex<(@Sendable (ServedTimetable) -> Void)?>(nil)
+    private let listeners = Mutex<[@Sendable (ServedTimetable) -> Void]>([])
     private let database = Mutex<DatabaseStatus>(DatabaseStatus())
     public let startedAt = Date()
 
@@ -103,6 +109,19 @@ public final class LiveTimetable: Sendable {
     public func swap(_ new: ServedTimetable) {
         realtimeBuilder.withLock { $0 }?(new)
         current.withLock { $0 = new }
+        changed(new)
+    }
+
+    /// Calls `listener` after each swap and each new realtime state of the timetable served
+    /// (on the thread that made it).
+    public func addListener(_ listener: @escaping @Sendable (ServedTimetable) -> Void) {
+        listeners.withLock { $0.append(listener) }
+    }
+
+    /// Tells the listeners that `served` changed (a new realtime state), when it is the one served.
+    public func changed(_ served: ServedTimetable) {
+        guard current.withLock({ $0 === served }) else { return }
+        for l in listeners.withLock({ $0 }) { l(served) }
     }
 
     /// What builds each new timetable's realtime state before it is swapped in.

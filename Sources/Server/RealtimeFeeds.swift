@@ -142,6 +142,7 @@ public final class RealtimeFeeds: Sendable {
         // Its router too, before the swap: no request waits for it.
         served.planner.prepare(realtime: built)
         served.setRealtime(built, builtSeconds: Date().timeIntervalSince(started))
+        live.changed(served)
     }
 
     private func accept(_ m: RealtimeMessage, from i: Int, checkAge: Bool) {

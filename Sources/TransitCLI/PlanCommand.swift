@@ -1,6 +1,7 @@
 import ArgumentParser
 import Coverage
 import FeedNetwork
+import Follow
 import Foundation
 import Geo
 import GTFS
@@ -204,6 +205,9 @@ struct PlanCommand: ParsableCommand {
     @Option(name: .customLong("server"), help: ArgumentHelp("Ask this running `transit serve` (e.g. http://127.0.0.1:8080) instead of the database.", valueName: "url"))
     var server: String?
     @Option(help: ArgumentHelp("Answer JSON queries from this file, one per line (- for standard input).", valueName: "file")) var batch: String?
+    @Flag(help: "Then follow the chosen itinerary: each delay, cancellation, alert and next boarding as a line, until arrival (in process on --realtime files, or through --server).")
+    var follow = false
+    @OptionGroup var following: FollowOptionsGroup
     @OptionGroup var model: ModelOptions
     @OptionGroup var source: TimetableSourceOptions
 
@@ -211,6 +215,8 @@ struct PlanCommand: ParsableCommand {
     /// mistake is told as every other error is: `error: …`, or with `--json` the API's
     /// error object (the parser's own errors go through `Transit.reportUsageError`).
     func check() throws {
+        try following.check()
+        if follow && (json || batch != nil) { throw CLIError("--follow prints the trip as text: leave out --json and --batch") }
         func bad(_ parameter: String, _ message: String) -> CLIError {
             CLIError(message, code: "BAD_PARAMETER", details: ["parameter": .text(parameter)])
         }
@@ -290,6 +296,7 @@ struct PlanCommand: ParsableCommand {
             let text = PlanAnswerText.render(doc, from: trip.fromName, to: trip.toName, option: chosen, colour: Output.colour)
             print(TextWrap.wrap(text, width: Output.width), terminator: "")
             recent.save(trip)
+            if follow { try self.follow(outcome, doc: doc, option: chosen ?? doc.recommended, backend) }
             if let map {
                 let i = chosen ?? doc.recommended
                 let title = "\(trip.fromName) → \(trip.toName), \(doc.query.arriveBy ? "arrive by" : "leave at") \(PlanAnswerText.clock(doc.query.time)) on \(PlanAnswerText.day(doc.query.time))"
@@ -331,6 +338,27 @@ struct PlanCommand: ParsableCommand {
                                              zone: try backend.timeZone(near: from), period: try backend.period(near: from))
         request.time = time
         return (request, note)
+    }
+
+    /// `--follow`: the chosen itinerary followed until arrival.
+    private func follow(_ outcome: PlanReply, doc: AnswerDocument, option i: Int, _ backend: PlanBackend) throws {
+        print("")
+        switch outcome {
+        case .remote:
+            guard let server, let token = doc.itineraries[i].tripToken else {
+                throw CLIError("option \(i + 1) has no rides to follow (or the server gives no tripToken)", code: "NOTHING_TO_FOLLOW")
+            }
+            try TerminalFollow.remote(base: server, token: token, options: following.options)
+        case .local(.success(let answer), _, _):
+            guard let local = backend as? LocalBackend, let trip = TripMatcher(network: local.planner.network, versions: [:])
+                .followedTrip(answer.options[i].journey) else {
+                throw CLIError("option \(i + 1) has no rides to follow", code: "NOTHING_TO_FOLLOW")
+            }
+            try TerminalFollow.local(trip, planner: local.planner, matcher: TripMatcher(network: local.planner.network, versions: [:]),
+                                     realtime: local.realtime, clock: following.followClock, options: following.options)
+        case .local(.failure, _, _):
+            return
+        }
     }
 
     /// "Now" for times without a date: the clock, or `TRANSIT_NOW` (ISO 8601 instant) for

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Follow
 import Foundation
 import Hummingbird
 import Logging
@@ -59,9 +60,20 @@ struct ServeCommand: AsyncParsableCommand {
     var realtimeTimeout = 10.0
     @Option(help: ArgumentHelp("A fetched message older than this (by its header time) is not applied; the previous one stays.", valueName: "seconds"))
     var realtimeMaxAge = 600.0
+    @Option(help: ArgumentHelp("Run the server's clock from this instant, optionally faster: START[xSPEED], e.g. 2026-03-03T17:40:00-08:00x60 (a replay of recorded realtime; default: the system clock).", valueName: "start[xspeed]"))
+    var clock: String?
+    @Option(help: ArgumentHelp("Followed-trip streams (/v1/trips/TOKEN/events) open at once, at most.", valueName: "n"))
+    var maxStreams = 10_000
+    @Option(help: ArgumentHelp("Followed-trip streams one client address may have open at once.", valueName: "n"))
+    var maxStreamsPerClient = 16
     @OptionGroup var db: DatabaseOptions
 
     func validate() throws {
+        if let clock, FollowClock.parse(clock) == nil {
+            throw ValidationError("--clock \(clock): write an instant with its offset, optionally x and a speed (e.g. 2026-03-03T17:40:00-08:00x60)")
+        }
+        guard (1...1_000_000).contains(maxStreams) else { throw ValidationError("--max-streams \(maxStreams): allowed are 1 to 1000000") }
+        guard (1...10_000).contains(maxStreamsPerClient) else { throw ValidationError("--max-streams-per-client \(maxStreamsPerClient): allowed are 1 to 10000") }
         for r in realtime {
             do { _ = try RealtimeSource.parse(r) } catch { throw ValidationError(error.description) }
         }
@@ -108,7 +120,9 @@ struct ServeCommand: AsyncParsableCommand {
         Reloader(url: url, live: live, feeds: feeds.isEmpty ? nil : feeds,
                  places: Dictionary(placeMap(places).map { ($0.feed, $0.place) }, uniquingKeysWith: { $1 }), logger: logger).start()
         let api = TransitAPI(live: live, planBudget: planBudget, planRate: planRate, planBurst: planBurst,
-                             cors: CORSPolicy(origins: corsOrigins), realtime: realtimeFeeds, logger: logger)
+                             cors: CORSPolicy(origins: corsOrigins), realtime: realtimeFeeds,
+                             clock: clock.flatMap(FollowClock.parse) ?? .system, tokenSecret: TerminalFollow.secret,
+                             maxStreams: maxStreams, maxStreamsPerClient: maxStreamsPerClient, logger: logger)
         let host = self.host
         // The API is GET with a query string of at most 4 KB: a request line or header of
         // 16 KB, 32 KB of headers or 100 of them is more than any client of it sends

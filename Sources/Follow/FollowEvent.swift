@@ -1,0 +1,88 @@
+import Foundation
+import GTFSRealtime
+import Planner
+
+/// One thing a follower is told (docs/routing-model.md, "Following a trip"): its kind,
+/// what it concerns, the data a program reads and the sentence a person reads (the stream's
+/// `message`, the terminal's line).
+public struct FollowEvent: Sendable {
+    public enum Kind: String, Sendable, CaseIterable {
+        case delay
+        case cancellation
+        case skippedStop = "skipped-stop"
+        case missedConnection = "missed-connection"
+        case alert
+        case legUpcoming = "leg-upcoming"
+        case arrived
+    }
+
+    /// What comes after a cancellation, a skipped stop or a missed connection.
+    public enum Continuation: Sendable {
+        /// The model's answer from where the rider will be: its option (in `answer`) and
+        /// the trip followed from now on (the rides kept before the break, then the new
+        /// ones) with its token.
+        case itinerary(answer: PlanAnswer, option: Int, trip: FollowedTrip, token: String)
+        /// No way to continue, and why.
+        case noWay(PlanError)
+    }
+
+    public enum Moment: String, Sendable { case boarding, alighting }
+
+    public var kind: Kind
+    /// The clock when it was made (UTC seconds).
+    public var time: Int64
+    /// The ride it concerns (0-based, in the trip followed when it was made); for a
+    /// missed connection, the ride before the change.
+    public var ride: Int?
+    public var line: String?
+    public var headsign: String?
+    /// `delay`: the times told before and now (departure from the boarding stop, arrival
+    /// at the alighting stop).
+    public var oldDeparture: Int64?, oldArrival: Int64?
+    public var newDeparture: Int64?, newArrival: Int64?
+    /// `skipped-stop`: the stop no longer served and whether the rider boards there;
+    /// `leg-upcoming`: the stop and the moment.
+    public var stopId: String?
+    public var stopName: String?
+    public var moment: Moment?
+    /// `leg-upcoming`: whole minutes to go (rounded up).
+    public var minutes: Int?
+    public var alert: RealtimeMessage.Alert?
+    public var alertFeed: String?
+    public var continuation: Continuation?
+    /// The sentence in plain English.
+    public var message: String
+
+    public init(kind: Kind, time: Int64, message: String) {
+        self.kind = kind; self.time = time; self.message = message
+    }
+}
+
+/// Clock times and durations in a sentence.
+enum FollowWords {
+    static func clock(_ t: Int64, _ zone: String) -> String {
+        var c = Calendar(identifier: .gregorian)
+        c.timeZone = TimeZone(identifier: zone) ?? TimeZone(identifier: "UTC")!
+        let d = c.dateComponents([.hour, .minute], from: Date(timeIntervalSince1970: Double(t)))
+        return String(format: "%02d:%02d", d.hour ?? 0, d.minute ?? 0)
+    }
+
+    /// "5 min late", "2 min early", "on time" (seconds against the schedule or plan).
+    static func lateness(_ seconds: Int64) -> String {
+        let m = Int((abs(seconds) + 30) / 60)
+        if m == 0 { return "on time" }
+        return "\(m) min \(seconds > 0 ? "late" : "early")"
+    }
+
+    static func capitalized(_ s: String) -> String { s.prefix(1).uppercased() + s.dropFirst() }
+
+    static func line(_ r: MatchedRide) -> String { r.line + (r.headsign.map { " towards \($0)" } ?? "") }
+
+    /// An alert's header (English if it has one, else its first), else its description.
+    static func alertText(_ a: RealtimeMessage.Alert) -> String {
+        func pick(_ list: [RealtimeMessage.Translation]) -> String? {
+            (list.first { $0.language?.lowercased().hasPrefix("en") == true } ?? list.first { $0.language == nil } ?? list.first)?.text
+        }
+        return pick(a.header) ?? pick(a.description) ?? (a.effect ?? "a notice")
+    }
+}
