@@ -53,8 +53,9 @@ public final class FollowHub: Sendable {
         var perClient: [String: Int] = [:]
         var nextStream: UInt64 = 0
         var nextId: Int
-        /// Time of the last pass over the followed trips for a new realtime state (seconds).
-        var lastPassSeconds = 0.0
+        /// Times of the last passes over the followed trips for a new realtime state (seconds, at most 100).
+        var passes: [Double] = []
+        var passCount = 0
         /// Streams to end once the lock is let go (ending one calls `close`, which takes it).
         var ending: [AsyncStream<[UInt8]>.Continuation] = []
     }
@@ -81,11 +82,15 @@ public final class FollowHub: Sendable {
         state = Mutex(State(nextId: Int(Date().timeIntervalSince1970 * 1000)))
     }
 
-    /// How many trips are followed, by how many streams, and the bytes their state and logs take.
-    public var status: (trips: Int, streams: Int, bytes: Int, lastPassSeconds: Double) {
+    /// How many trips are followed, by how many streams, the bytes their state and logs
+    /// take, and the passes over them for new realtime states (how many; the last 100's
+    /// median, the last and the longest, in seconds).
+    public var status: (trips: Int, streams: Int, bytes: Int, passes: Int, lastPassSeconds: Double, medianPassSeconds: Double, maxPassSeconds: Double) {
         state.withLock { s in
             let bytes = s.followers.values.reduce(0) { $0 + $1.logBytes + Self.watchBytes($1.watch) + 64 * $1.streams.count + 256 }
-            return (s.followers.count, s.streams, bytes, s.lastPassSeconds)
+            let sorted = s.passes.sorted()
+            return (s.followers.count, s.streams, bytes, s.passCount, s.passes.last ?? 0, sorted.isEmpty ? 0 : sorted[sorted.count / 2],
+                    sorted.last ?? 0)
         }
     }
 
@@ -147,7 +152,9 @@ public final class FollowHub: Sendable {
                 let events = s.followers[key]!.watch.look(at: realtime, now: now, context: context)
                 if !events.isEmpty { deliver(events, to: key, in: &s) }
             }
-            s.lastPassSeconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+            if s.passes.count == 100 { s.passes.removeFirst() }
+            s.passes.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
+            s.passCount += 1
         }
     }
 

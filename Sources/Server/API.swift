@@ -319,6 +319,15 @@ public struct TransitAPI: Sendable {
             if let at = built.at { o["swappedAt"] = Self.iso(at) }
             body["realtimeState"] = o
         }
+        // Followed trips: how many, their open streams, the memory their state and logs
+        // take, and the last pass over them for a new realtime state.
+        let f = follow.status
+        body["following"] = ["trips": f.trips, "streams": f.streams, "bytes": f.bytes,
+                             "bytesPerTrip": f.trips == 0 ? 0 : f.bytes / f.trips,
+                             "passes": f.passes, "lastPassMilliseconds": (f.lastPassSeconds * 10_000).rounded() / 10,
+                             "medianPassMilliseconds": (f.medianPassSeconds * 10_000).rounded() / 10,
+                             "maxPassMilliseconds": (f.maxPassSeconds * 10_000).rounded() / 10,
+                             "clock": Self.iso(Date(timeIntervalSince1970: Double(clock.now())))] as [String: Any]
         return Self.json(s == nil ? 503 : 200, body)
     }
 

@@ -130,7 +130,11 @@ public enum OpenAPIGenerator {
                 + "longer-ride, more-waiting: seconds; more-changes: changes), as the routing model defines them")]],
             "recommended": boolean, "modelFirst": boolean, "inModelAnswer": boolean, "riderCost": riderCost,
             "departure": iso, "arrival": iso, "durationSeconds": integer, "rides": integer,
-            "summary": ref("Summary"), "legs": ["type": "array", "minItems": 1, "items": ref("Leg")], "map": ref("FeatureCollection")])
+            "summary": ref("Summary"), "legs": ["type": "array", "minItems": 1, "items": ref("Leg")], "map": ref("FeatureCollection"),
+            "tripToken": ["type": "string", "pattern": "^[A-Za-z0-9_-]+$", "description": .string(
+                "What follows this itinerary: `GET /v1/trips/{tripToken}/events`. Signed by the server, self-contained "
+                + "(feed versions, trips, service dates, boarding and alighting stops, times; not the origin or destination). "
+                + "Absent for the walk-only journey.")]])
         let notice = object(["code", "message"], ["code": string, "message": string])
         let latLon = object(["lat", "lon"], ["lat": num, "lon": num])
         // The answer's own copy of the model's parameters: a number per declared name.
@@ -186,6 +190,9 @@ public enum OpenAPIGenerator {
                 "messageTime": string, "ageSeconds": integer, "entities": integer, "problem": string,
                 "tripUpdates": integer, "applied": integer,
                 "rejected": ["type": "object", "additionalProperties": integer] as OpenAPIJSON])),
+            "following": object(["trips", "streams", "bytes", "bytesPerTrip", "passes", "lastPassMilliseconds", "clock"], [
+                "trips": integer, "streams": integer, "bytes": integer, "bytesPerTrip": integer, "passes": integer,
+                "lastPassMilliseconds": num, "medianPassMilliseconds": num, "maxPassMilliseconds": num, "clock": iso]),
             "realtimeState": object(["swaps", "buildMilliseconds"], [
                 "swaps": integer, "buildMilliseconds": num, "swappedAt": string])])
         let regionProperties = object(["feed", "name", "agencies", "modes", "stops", "routes", "trips", "exactAreaKm2", "exportAreaKm2", "exportUrl"], [
@@ -208,10 +215,51 @@ public enum OpenAPIGenerator {
             "coordinates": ["type": "array", "minItems": 1, "maxItems": 20, "items": [
                 "type": "array", "minItems": 1, "maxItems": 1, "items": ["type": "array", "minItems": 4, "items": position]]]],
             additional: false)
-        return ["Error": error, "PlanAnswer": planAnswer, "Itinerary": itinerary, "Leg": leg, "WalkStep": walkStep, "Alert": alert, "Vehicle": vehicle, "Summary": summary,
+        // The followed trip's events (docs/routing-model.md, "Following a trip"): each frame's
+        // `data`, one schema per `event:` name.
+        let common: OpenAPIJSON = ["id": integer, "time": iso, "message": string, "ride": integer, "line": string, "headsign": string]
+        func event(_ type: String, _ required: [String], _ description: String, _ extra: OpenAPIJSON = [:]) -> OpenAPIJSON {
+            object(["type", "id", "time", "message"] + required, common.merging(["type": ["const": .string(type)]]).merging(extra))
+                .merging(["description": .string(description)])
+        }
+        let continuation = object(["itinerary", "tripToken"], ["itinerary": ref("Itinerary"), "tripToken": string])
+        let noWay = object(["code", "message"], ["code": string, "message": string])
+        let broken: OpenAPIJSON = ["continuation": continuation, "noWayToContinue": noWay]
+        let followEvents: [(String, OpenAPIJSON)] = [
+            ("DelayEvent", event("delay", ["ride", "oldDeparture", "oldArrival", "newDeparture", "newArrival"],
+                                 "A ride's expected departure (boarding stop) or arrival (alighting stop) moved by at least `threshold` since last told.",
+                                 ["oldDeparture": iso, "oldArrival": iso, "newDeparture": iso, "newArrival": iso])),
+            ("CancellationEvent", event("cancellation", ["ride"],
+                                        "A ride's trip no longer runs that date: `continuation` (a new itinerary from where the rider will be, and the token of the trip followed from now on) or `noWayToContinue`.",
+                                        broken)),
+            ("SkippedStopEvent", event("skipped-stop", ["ride", "stopId", "moment"],
+                                       "A ride no longer stops where the rider boards (`moment`: boarding) or gets off (alighting); with `continuation` or `noWayToContinue`.",
+                                       broken.merging(["stopId": string, "stopName": string, "moment": ["enum": ["boarding", "alighting"]]]))),
+            ("MissedConnectionEvent", event("missed-connection", ["ride", "newArrival", "newDeparture"],
+                                            "The change after ride `ride` no longer works: its expected arrival (`newArrival`) plus the change's time is after the next ride's expected departure (`newDeparture`); with `continuation` or `noWayToContinue`.",
+                                            broken.merging(["newArrival": iso, "newDeparture": iso]))),
+            ("AlertEvent", event("alert", ["ride", "alert"], "An alert that names the ride's agency, route, trip or its boarding or alighting stop, not told before.",
+                                 ["alert": ref("Alert"), "alertFeed": string])),
+            ("LegUpcomingEvent", event("leg-upcoming", ["ride", "moment", "minutes"],
+                                       "`notice` minutes before a boarding (`moment`: boarding, with `newDeparture`) or, on a ride longer than twice the notice, before getting off (alighting, with `newArrival`).",
+                                       ["moment": ["enum": ["boarding", "alighting"]], "minutes": integer, "stopId": string, "stopName": string,
+                                        "newDeparture": iso, "newArrival": iso])),
+            ("ArrivedEvent", event("arrived", ["newArrival"], "The clock reached the last ride's expected arrival plus the last walk; the stream ends.",
+                                   ["newArrival": iso])),
+        ]
+        let following = object(["type", "message", "rides"], [
+            "type": ["const": "following"], "message": string,
+            "rides": array(object(["feed", "tripId", "line", "boardStopId", "alightStopId", "plannedDeparture", "plannedArrival"], [
+                "feed": string, "tripId": string, "line": string, "headsign": string, "boardStopId": string, "boardStopName": string,
+                "alightStopId": string, "alightStopName": string, "plannedDeparture": iso, "plannedArrival": iso]))])
+            .merging(["description": "The first frame of every stream (`event: following`, no id): the trip followed."])
+        var eventSchemas: OpenAPIJSON = ["Following": following,
+                                         "FollowEvent": ["oneOf": .array(followEvents.map { ref($0.0) })]]
+        for (name, schema) in followEvents { eventSchemas = eventSchemas.merging([name: schema]) }
+        return eventSchemas.merging(["Error": error, "PlanAnswer": planAnswer, "Itinerary": itinerary, "Leg": leg, "WalkStep": walkStep, "Alert": alert, "Vehicle": vehicle, "Summary": summary,
                 "ItineraryPlace": place, "Notice": notice, "FeatureCollection": featureCollection,
                 "Stop": stop, "RouteRef": routeRef, "Departure": departure, "Health": health, "FeedHealth": feedHealth,
-                "Coverage": coverage, "RegionProperties": regionProperties, "Export": export]
+                "Coverage": coverage, "RegionProperties": regionProperties, "Export": export])
     }
 
     // MARK: The document
@@ -276,6 +324,30 @@ public enum OpenAPIGenerator {
             "operationId": "health", "summary": "Feeds loaded (versions, dates, counts), the street versions walked along, memory, uptime, whether the database is reachable.",
             "responses": ["200": answer("Serving.", "application/json", ref("Health")), "400": badRequest, "413": tooLarge,
                           "503": answer("Not serving yet (loading, or no database so far).", "application/json", ref("Health"))]]]
+        let events: OpenAPIJSON = ["get": [
+            "operationId": "tripEvents",
+            "summary": "Follow a planned trip: what changes it, as it happens (Server-Sent Events).",
+            "description": .string("A `text/event-stream`: `retry: 5000`, then `event: following` (schema `Following`), then each event "
+                                   + "as `id: N`, `event: TYPE`, `data: JSON` (schema `FollowEvent`, one per type: delay, cancellation, "
+                                   + "skipped-stop, missed-connection, alert, leg-upcoming, arrived), and a `: heartbeat` comment every 15 s. "
+                                   + "The stream ends after `arrived`, or after a break with `noWayToContinue`. A client that reconnects "
+                                   + "with `Last-Event-ID` gets the events after that id first (a trip is kept 5 minutes after its last "
+                                   + "stream closes). Ids grow. After a `continuation`, the stream follows the new trip (its `tripToken`)."),
+            "parameters": .array([parameter(APIParameters.tripToken, in: "path")] + APIParameters.follow.map { parameter($0) }
+                                 + [["name": "Last-Event-ID", "in": "header", "required": false,
+                                     "description": "The id of the last event seen (as a browser's EventSource sends it).",
+                                     "schema": ["type": "string"]]]),
+            "responses": merged(["200": answer("The events, as they come.", "text/event-stream",
+                                               ["type": "string", "description": "Server-Sent Events; each `data` is a `Following` or `FollowEvent` object."])],
+                                common,
+                                ["400": error("`INVALID_TOKEN`: not a token this server signed (changed, cut short, another server's key); or a bad parameter."),
+                                 "410": error("`TRIP_OVER`: the trip ended (as planned) more than an hour ago (`details.plannedEnd`); `TRIP_NOT_SERVED`: "
+                                              + "the timetable served now (a newer feed version) no longer has the trip at the stops and times planned."),
+                                 "414": error("`TOKEN_TOO_LONG`: longer than any token this server writes (2048 characters)."),
+                                 "429": error("`TOO_MANY_STREAMS`: the server follows as many trips as it may (`transit serve --max-streams`), "
+                                              + "or this address has `--max-streams-per-client` open.")
+                                    .merging(["headers": ["Retry-After": ["description": "Seconds to wait.", "required": true,
+                                                                          "schema": ["type": "string", "pattern": "^[0-9]+$"]]]])])]]
         let openapi: OpenAPIJSON = ["get": [
             "operationId": "openapi", "summary": "This document.",
             "responses": ["200": answer("OpenAPI 3.1.", "application/json", ["type": "object"]), "400": badRequest, "413": tooLarge]]]
@@ -302,6 +374,7 @@ public enum OpenAPIGenerator {
                       "/v1/coverage/{feed}.geojson": preflight(coverageExport, "coverageExport"),
                       "/v1/stops": preflight(stops, "stops"), "/v1/stops/{id}": preflight(stop, "stop"),
                       "/v1/vehicles": preflight(vehicles, "vehicles"),
+                      "/v1/trips/{token}/events": preflight(events, "tripEvents"),
                       "/v1/health": preflight(health, "health"), "/openapi.json": preflight(openapi, "openapi")],
             "components": ["schemas": schemas()],
         ]

@@ -217,6 +217,19 @@ public struct OpenAPIValidator: Sendable {
         return run.finished()
     }
 
+    /// Problems of a JSON value (`body`) against the document's schema `name`
+    /// (`#/components/schemas/NAME`): for bodies the document describes inside another,
+    /// such as a stream's frames.
+    public func validate(_ body: Data, schema name: String) -> [String] {
+        let value: JSONValue
+        do { value = JSONValue(try JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])) } catch {
+            return ["not valid JSON: \(Self.describe(error))"]
+        }
+        let run = SchemaRun(root: root, limit: maxProblems, maxDepth: maxDepth)
+        run.validate(value, .object(["$ref": .string("#/components/schemas/\(name)")]), path: "$", depth: 0)
+        return run.finished()
+    }
+
     /// The media type without parameters, lowercased: `application/json; charset=utf-8` gives
     /// `application/json`.
     static func mediaType(_ s: String) -> String {

@@ -26,7 +26,9 @@ struct APIErrorCodeTests {
         let byStatus = Dictionary(grouping: APIErrorCode.allCases, by: \.status).mapValues { Set($0.map(\.rawValue)) }
         #expect(byStatus[404] == ["UNKNOWN_STOP", "UNKNOWN_FEED", "NOT_FOUND"])
         #expect(byStatus[503] == ["NOT_READY", "COVERAGE_UNAVAILABLE"])
-        #expect(byStatus[429] == ["RATE_LIMITED"] && byStatus[405] == ["METHOD_NOT_ALLOWED"] && byStatus[413] == ["BODY_TOO_LARGE"])
+        #expect(byStatus[410] == ["TRIP_OVER", "TRIP_NOT_SERVED"] && byStatus[414] == ["TOKEN_TOO_LONG"])
+        #expect(byStatus[400]?.contains("INVALID_TOKEN") == true)
+        #expect(byStatus[429] == ["RATE_LIMITED", "TOO_MANY_STREAMS"] && byStatus[405] == ["METHOD_NOT_ALLOWED"] && byStatus[413] == ["BODY_TOO_LARGE"])
         #expect(byStatus[422]?.contains("PARAMETER_CONFLICT") == true && byStatus[400]?.contains("BAD_PARAMETER") == true)
         #expect(APIError(.rateLimited, "m").json["error"].map { ($0 as? [String: Any])?["code"] as? String } == "RATE_LIMITED")
     }
