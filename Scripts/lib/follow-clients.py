@@ -18,17 +18,29 @@ deadline = time.time() + seconds
 lock = threading.Lock()
 totals = {"opened": 0, "refused": {}, "events": {}, "errors": 0}
 
+stop = threading.Event()
+
 class Client(threading.Thread):
     def __init__(self, token, reconnect):
         super().__init__(daemon=True)
         self.token, self.reconnect, self.ids = token, reconnect, []
+        self.conn, self.dropped = None, False
+
+    def drop(self):
+        """Breaks the connection from outside (a client that loses its network)."""
+        self.dropped = True
+        try:
+            self.conn.sock.shutdown(socket.SHUT_RDWR)
+        except Exception:
+            pass
 
     def run(self):
         last = None
-        while time.time() < deadline:
-            until = min(deadline, time.time() + every) if self.reconnect else deadline
+        while not stop.is_set():
+            self.dropped = False
             try:
-                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+                # Longer than the server's heartbeat (15 s): a read waits for the next frame.
+                self.conn = conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
                 headers = {"Last-Event-ID": str(last)} if last is not None else {}
                 conn.request("GET", "/v1/trips/%s/events" % self.token, headers=headers)
                 r = conn.getresponse()
@@ -40,14 +52,10 @@ class Client(threading.Thread):
                     return
                 with lock:
                     totals["opened"] += 1
-                event = None
-                while time.time() < until:
-                    try:
-                        line = r.fp.readline()
-                    except socket.timeout:
-                        continue
+                while True:
+                    line = r.fp.readline()
                     if not line:
-                        return  # the stream ended (arrived, or no way to continue)
+                        break
                     line = line.decode().rstrip("\n")
                     if line.startswith("id: "):
                         last = int(line[4:]); self.ids.append(last)
@@ -56,7 +64,11 @@ class Client(threading.Thread):
                         with lock:
                             totals["events"][event] = totals["events"].get(event, 0) + 1
                 conn.close()
+                if not self.dropped:
+                    return  # the server ended the stream (arrived, or no way to continue)
             except Exception:
+                if stop.is_set() or self.dropped:
+                    continue
                 with lock:
                     totals["errors"] += 1
                 time.sleep(0.5)
@@ -66,8 +78,16 @@ moving = [Client(t, True) for t in tokens[:pairs]]
 for c in steady + moving:
     c.start()
     time.sleep(0.002)
+while time.time() < deadline:
+    time.sleep(min(every, max(0, deadline - time.time())))
+    if time.time() < deadline:
+        for c in moving:
+            c.drop()
+stop.set()
 for c in steady + moving:
-    c.join(seconds + 30)
+    c.drop()
+for c in steady + moving:
+    c.join(30)
 lost = 0
 for a, b in zip(steady[:pairs], moving):
     if not a.ids or not b.ids:

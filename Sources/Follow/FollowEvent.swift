@@ -60,10 +60,13 @@ public struct FollowEvent: Sendable {
 
 /// Clock times and durations in a sentence.
 enum FollowWords {
-    static func clock(_ t: Int64, _ zone: String) -> String {
+    /// A clock time as the answers show it ("Times as shown"): a departure's minute with
+    /// its seconds dropped, an arrival's rounded up.
+    static func clock(_ t: Int64, _ zone: String, arrival: Bool = false) -> String {
         var c = Calendar(identifier: .gregorian)
         c.timeZone = TimeZone(identifier: zone) ?? TimeZone(identifier: "UTC")!
-        let d = c.dateComponents([.hour, .minute], from: Date(timeIntervalSince1970: Double(t)))
+        let shown = arrival ? ShownTimes.ceilMinute(t) : ShownTimes.floorMinute(t)
+        let d = c.dateComponents([.hour, .minute], from: Date(timeIntervalSince1970: Double(shown)))
         return String(format: "%02d:%02d", d.hour ?? 0, d.minute ?? 0)
     }
 
@@ -83,6 +86,8 @@ enum FollowWords {
         func pick(_ list: [RealtimeMessage.Translation]) -> String? {
             (list.first { $0.language?.lowercased().hasPrefix("en") == true } ?? list.first { $0.language == nil } ?? list.first)?.text
         }
-        return pick(a.header) ?? pick(a.description) ?? (a.effect ?? "a notice")
+        let text = pick(a.header) ?? pick(a.description) ?? (a.effect ?? "a notice")
+        // One line: a feed's texts may hold line breaks.
+        return text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
     }
 }

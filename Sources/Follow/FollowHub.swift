@@ -34,6 +34,11 @@ public final class FollowHub: Sendable {
     public let logBytes: Int
     public let linger: Double
     private let render: Render
+    /// Where the new itineraries of broken trips are searched for (nil: at once, inside the
+    /// pass). A server gives its planners' pool, so that a pass over the followed trips
+    /// stays a pass and the searches run beside the requests.
+    public typealias Schedule = @Sendable (_ job: @escaping @Sendable () -> Void) -> Void
+    private let schedule: Schedule?
 
     private struct Follower {
         var watch: TripWatch
@@ -73,10 +78,10 @@ public final class FollowHub: Sendable {
         return result
     }
 
-    public init(maxStreams: Int = 10_000, maxPerClient: Int = 16, logBytes: Int = 64 << 10, linger: Double = 300,
-                render: @escaping Render) {
+    public init(maxStreams: Int = 10_000, maxPerClient: Int = 16, logBytes: Int = 16 << 10, linger: Double = 300,
+                schedule: Schedule? = nil, render: @escaping Render) {
         self.maxStreams = maxStreams; self.maxPerClient = maxPerClient; self.logBytes = logBytes; self.linger = linger
-        self.render = render
+        self.render = render; self.schedule = schedule
         // Ids grow across the server's restarts too (one a millisecond of wall time at
         // start), so that a `Last-Event-ID` from before a restart asks for everything after.
         state = Mutex(State(nextId: Int(Date().timeIntervalSince1970 * 1000)))
@@ -115,9 +120,10 @@ public final class FollowHub: Sendable {
                 let f = s.followers[key]!
                 do {
                     var w = try TripWatch(trip: f.watch.trip, matcher: context.matcher, options: f.watch.options)
-                    let events = w.look(at: realtime, now: now, context: context)
+                    let events = w.look(at: realtime, now: now, context: context, planNow: schedule == nil)
                     s.followers[key]!.watch = w
                     deliver(events, to: key, in: &s)
+                    plan(key, w, now: now)
                 } catch {
                     let frame = Array("event: error\ndata: {\"message\":\(Self.quoted("\(error)"))}\n\n".utf8)
                     for c in f.streams.values { c.yield(frame); s.ending.append(c) }
@@ -149,8 +155,9 @@ public final class FollowHub: Sendable {
             s.realtime = realtime
             guard let context = s.context else { return }
             for key in Array(s.followers.keys) {
-                let events = s.followers[key]!.watch.look(at: realtime, now: now, context: context)
+                let events = s.followers[key]!.watch.look(at: realtime, now: now, context: context, planNow: schedule == nil)
                 if !events.isEmpty { deliver(events, to: key, in: &s) }
+                plan(key, s.followers[key]!.watch, now: now)
             }
             if s.passes.count == 100 { s.passes.removeFirst() }
             s.passes.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
@@ -166,6 +173,29 @@ public final class FollowHub: Sendable {
                 let events = s.followers[key]!.watch.tick(now: now)
                 if !events.isEmpty { deliver(events, to: key, in: &s) }
                 if let idle = s.followers[key]?.idleSince, up - idle > linger { s.followers[key] = nil }
+            }
+        }
+    }
+
+    /// A broken trip's new itinerary, searched for where `schedule` says (outside the
+    /// lock), then told; a state that came meanwhile is looked at after.
+    private func plan(_ key: String, _ watch: TripWatch, now: Int64) {
+        guard watch.needsPlan, let schedule else { return }
+        schedule { [weak self] in
+            guard let self else { return }
+            let job = self.state.withLock { s in s.context.map { (s.followers[key]?.watch, $0) } }
+            guard let (current, context) = job, var w = current, w.needsPlan else { return }
+            let events = w.resolve(context: context)
+            self.withState { s in
+                // Only if nothing replaced the watch meanwhile (a new timetable matched it again).
+                guard let f = s.followers[key], f.watch.needsPlan, f.watch.trip == watch.trip else { return }
+                s.followers[key]!.watch = w
+                self.deliver(events, to: key, in: &s)
+                if w.lookedAt !== s.realtime, let context = s.context {
+                    let more = s.followers[key]!.watch.look(at: s.realtime, now: now, context: context, planNow: false)
+                    self.deliver(more, to: key, in: &s)
+                    self.plan(key, s.followers[key]!.watch, now: now)
+                }
             }
         }
     }
@@ -201,9 +231,10 @@ public final class FollowHub: Sendable {
             if s.followers[key] == nil {
                 do {
                     var w = try TripWatch(trip: trip, matcher: context.matcher, options: options)
-                    let events = w.look(at: s.realtime, now: now, context: context)
+                    let events = w.look(at: s.realtime, now: now, context: context, planNow: schedule == nil)
                     s.followers[key] = Follower(watch: w)
                     deliver(events + s.followers[key]!.watch.tick(now: now), to: key, in: &s)
+                    plan(key, w, now: now)
                 } catch let e as TripMatchError {
                     return .failure(.notMatched(e))
                 } catch {

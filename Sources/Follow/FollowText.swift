@@ -4,7 +4,7 @@ import Foundation
 public enum FollowText {
     public static func following(_ trip: FollowedTrip, rides: [MatchedRide]) -> String {
         let parts = zip(trip.rides, rides).map { r, m in
-            "\(FollowWords.line(m)) from \(m.boardName) at \(FollowWords.clock(r.plannedDeparture, m.zone)) to \(m.alightName) (\(FollowWords.clock(r.plannedArrival, m.zone)))"
+            "\(FollowWords.line(m)) from \(m.boardName) at \(FollowWords.clock(r.plannedDeparture, m.zone)) to \(m.alightName) (\(FollowWords.clock(r.plannedArrival, m.zone, arrival: true)))"
         }
         return "Following your trip: " + parts.joined(separator: ", then ") + "."
     }

@@ -45,6 +45,18 @@ public struct TripWatch: Sendable {
     private var standings: [RideStanding]
     /// Arrived, or nothing more can be told (no way to continue): the stream ends.
     public private(set) var finished = false
+    /// A break found and not yet planned around (`resolve`): its event, the events of the
+    /// same state that come after it, and where the search starts.
+    private var pending: PendingBreak?
+    private struct PendingBreak {
+        var event: FollowEvent
+        var broken: Int
+        var after: [FollowEvent]
+        var state: RealtimeState?
+        var now: Int64
+    }
+    /// The realtime state last looked at.
+    public private(set) var lookedAt: RealtimeState?
 
     public init(trip: FollowedTrip, matcher: TripMatcher, options: FollowOptions = FollowOptions()) throws(TripMatchError) {
         self.trip = trip
@@ -64,10 +76,29 @@ public struct TripWatch: Sendable {
         return last + Int64(trip.egressSeconds)
     }
 
+    /// Whether a break waits for its new itinerary (`resolve`); until then nothing else is told.
+    public var needsPlan: Bool { pending != nil }
+
     /// The events a new realtime state brings (none when nothing told changes), in the
-    /// order of the rides; `now` is the clock.
-    public mutating func look(at state: RealtimeState?, now: Int64, context: FollowContext) -> [FollowEvent] {
-        guard !finished else { return [] }
+    /// order of the rides; `now` is the clock. A break (cancellation, skipped stop, missed
+    /// connection) is planned around at once when `planNow`, else it waits for `resolve`
+    /// (a search, which a server runs off the pass over all followed trips).
+    public mutating func look(at state: RealtimeState?, now: Int64, context: FollowContext, planNow: Bool = true) -> [FollowEvent] {
+        guard !finished, pending == nil else { return [] }
+        lookedAt = state
+        var out = detect(state, now: now)
+        if planNow { out += resolve(context: context) }
+        return out
+    }
+
+    /// The new itinerary of the break found (a search), then the events held back after it.
+    public mutating func resolve(context: FollowContext) -> [FollowEvent] {
+        guard let p = pending else { return [] }
+        pending = nil
+        return [breaking(p.event, at: p.broken, state: p.state, now: p.now, context: context)] + p.after
+    }
+
+    private mutating func detect(_ state: RealtimeState?, now: Int64) -> [FollowEvent] {
         standings = zip(rides, trip.rides).map { $0.standing(on: state, planned: $1) }
         var out: [FollowEvent] = []
         for i in rides.indices {
@@ -86,8 +117,8 @@ public struct TripWatch: Sendable {
                 var e = FollowEvent(kind: .cancellation, time: now,
                                     message: "\(FollowWords.capitalized(FollowWords.line(r))) from \(r.boardName) at \(FollowWords.clock(told[i].departure, r.zone)) is cancelled.")
                 e.ride = i; e.line = r.line; e.headsign = r.headsign
-                out.append(breaking(e, at: i, ride: i, state: state, now: now, context: context))
-                return out + alerts(upTo: i, state: state, now: now, context: context)
+                pending = PendingBreak(event: e, broken: i, after: alerts(upTo: i, state: state, now: now), state: state, now: now)
+                return out
             case .skipped(let boarding) where !brokenTold[i]:
                 brokenTold[i] = true
                 let stop = boarding ? r.boardName : r.alightName
@@ -96,8 +127,8 @@ public struct TripWatch: Sendable {
                 e.ride = i; e.line = r.line; e.headsign = r.headsign
                 e.stopId = boarding ? trip.rides[i].boardStopId : trip.rides[i].alightStopId; e.stopName = stop
                 e.moment = boarding ? .boarding : .alighting
-                out.append(breaking(e, at: i, ride: i, state: state, now: now, context: context))
-                return out + alerts(upTo: i, state: state, now: now, context: context)
+                pending = PendingBreak(event: e, broken: i, after: alerts(upTo: i, state: state, now: now), state: state, now: now)
+                return out
             default: break
             }
             // The change after this ride.
@@ -106,20 +137,20 @@ public struct TripWatch: Sendable {
                 missedTold[i] = true
                 let n = rides[i + 1]
                 var e = FollowEvent(kind: .missedConnection, time: now,
-                                    message: "\(FollowWords.capitalized(r.line)) now reaches \(r.alightName) at \(FollowWords.clock(a, r.zone)): "
+                                    message: "\(FollowWords.capitalized(r.line)) now reaches \(r.alightName) at \(FollowWords.clock(a, r.zone, arrival: true)): "
                                         + "the change to \(FollowWords.line(n)) at \(FollowWords.clock(d, n.zone)) no longer works.")
                 e.ride = i; e.line = n.line; e.headsign = n.headsign; e.newArrival = a; e.newDeparture = d
-                out.append(breaking(e, at: i + 1, ride: i, state: state, now: now, context: context))
-                return out + alerts(upTo: i, state: state, now: now, context: context)
+                pending = PendingBreak(event: e, broken: i + 1, after: alerts(upTo: i, state: state, now: now), state: state, now: now)
+                return out
             }
         }
-        return out + alerts(upTo: rides.count - 1, state: state, now: now, context: context)
+        return out + alerts(upTo: rides.count - 1, state: state, now: now)
     }
 
     /// The events the clock brings at `now`: `leg-upcoming`, then `arrived` (after which
     /// the watch is finished).
     public mutating func tick(now: Int64) -> [FollowEvent] {
-        guard !finished else { return [] }
+        guard !finished, pending == nil else { return [] }
         var out: [FollowEvent] = []
         for i in rides.indices {
             guard case .runs(let d, let a) = standings[i] else { break }
@@ -137,7 +168,7 @@ public struct TripWatch: Sendable {
                 upcomingTold[i] |= 2
                 let m = Int((a - now + 59) / 60)
                 var e = FollowEvent(kind: .legUpcoming, time: now,
-                                    message: "Get off \(r.line) at \(r.alightName) in \(m) min (\(FollowWords.clock(a, r.zone))).")
+                                    message: "Get off \(r.line) at \(r.alightName) in \(m) min (\(FollowWords.clock(a, r.zone, arrival: true))).")
                 e.ride = i; e.line = r.line; e.headsign = r.headsign; e.moment = .alighting; e.minutes = m
                 e.stopId = trip.rides[i].alightStopId; e.stopName = r.alightName; e.newArrival = a
                 out.append(e)
@@ -147,7 +178,7 @@ public struct TripWatch: Sendable {
         if !broken, now >= expectedEnd {
             finished = true
             let last = rides.last!
-            var e = FollowEvent(kind: .arrived, time: now, message: "You have arrived (\(FollowWords.clock(expectedEnd, last.zone))).")
+            var e = FollowEvent(kind: .arrived, time: now, message: "You have arrived (\(FollowWords.clock(expectedEnd, last.zone, arrival: true))).")
             e.newArrival = expectedEnd
             out.append(e)
         }
@@ -161,13 +192,13 @@ public struct TripWatch: Sendable {
             parts.append("leaves \(r.boardName) at \(FollowWords.clock(d, r.zone)) (\(FollowWords.lateness(d - p.scheduledDeparture)), was \(FollowWords.clock(told[i].departure, r.zone)))")
         }
         if a != told[i].arrival {
-            parts.append("reaches \(r.alightName) at \(FollowWords.clock(a, r.zone)) (\(FollowWords.lateness(a - p.scheduledArrival)), was \(FollowWords.clock(told[i].arrival, r.zone)))")
+            parts.append("reaches \(r.alightName) at \(FollowWords.clock(a, r.zone, arrival: true)) (\(FollowWords.lateness(a - p.scheduledArrival)), was \(FollowWords.clock(told[i].arrival, r.zone, arrival: true)))")
         }
         return "\(FollowWords.capitalized(FollowWords.line(r))) now " + parts.joined(separator: " and ") + "."
     }
 
     /// The alerts of `state` for rides 0...last not told yet.
-    private mutating func alerts(upTo last: Int, state: RealtimeState?, now: Int64, context: FollowContext) -> [FollowEvent] {
+    private mutating func alerts(upTo last: Int, state: RealtimeState?, now: Int64) -> [FollowEvent] {
         guard let state, last >= 0, state.messages.values.contains(where: { !$0.alerts.isEmpty }) else { return [] }
         var out: [FollowEvent] = []
         for i in 0...last {
@@ -190,7 +221,7 @@ public struct TripWatch: Sendable {
     /// A break at ride `at` (a cancellation or skipped stop of that ride, or the change
     /// before it missed): the model's answer from where the rider will be, and the trip
     /// followed from now on.
-    private mutating func breaking(_ event: FollowEvent, at broken: Int, ride: Int, state: RealtimeState?, now: Int64,
+    private mutating func breaking(_ event: FollowEvent, at broken: Int, state: RealtimeState?, now: Int64,
                                    context: FollowContext) -> FollowEvent {
         var e = event
         // Rides kept: those before the break, unless the rider has not set off yet (or
@@ -231,7 +262,7 @@ public struct TripWatch: Sendable {
             let first = watch.rides[keep], firstRide = joined.rides[keep]
             e.message += " New plan: \(first.line)\(first.headsign.map { " towards \($0)" } ?? "") from \(first.boardName) at "
                 + "\(FollowWords.clock(firstRide.plannedDeparture, first.zone)), arriving at \(watch.rides.last!.alightName) "
-                + "at \(FollowWords.clock(joined.rides.last!.plannedArrival, watch.rides.last!.zone))"
+                + "at \(FollowWords.clock(joined.rides.last!.plannedArrival, watch.rides.last!.zone, arrival: true))"
                 + (option.journey.rides > 1 ? " (\(option.journey.rides - 1) change\(option.journey.rides > 2 ? "s" : ""))." : ".")
             // From now on the new trip is followed; what was told of the rides kept stays told.
             var carried = watch
@@ -240,6 +271,7 @@ public struct TripWatch: Sendable {
                 carried.standings[i] = standings[i]
             }
             carried.alertsTold = alertsTold
+            carried.lookedAt = lookedAt
             self = carried
         }
         return e

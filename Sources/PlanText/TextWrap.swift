@@ -76,6 +76,8 @@ public enum TextWrap {
         // "Note: …" continues under its words, and so does a ride's "Alert: …".
         if visible[i...].starts(with: "Note: ") { return i + 6 }
         if visible[i...].starts(with: "Alert: ") { return i + 7 }
+        // A followed trip's event, "[11:00] Metro Yellow …", continues under its words.
+        if visible.count > i + 8, visible[i] == "[", visible[i + 3] == ":", visible[i + 6] == "]", visible[i + 7] == " " { return i + 8 }
         // A walk's turn under its step ("a. Head north on …") continues under its words.
         var letters = i
         while letters < visible.count && letters - i < 3 && visible[letters].isASCII && visible[letters].isLowercase { letters += 1 }

@@ -56,11 +56,12 @@ public struct TransitAPI: Sendable {
         self.live = live; self.planBudget = planBudget; self.logger = logger; self.cors = cors; self.realtime = realtime
         self.clock = clock; self.heartbeatSeconds = heartbeatSeconds
         tokens = TripTokens(secret: tokenSecret ?? TripTokens.randomSecret())
-        follow = Self.startFollowing(live: live, clock: clock, tokens: tokens, maxStreams: maxStreams, maxPerClient: maxStreamsPerClient)
         // Read now: a binary installed without its resource bundle stops here, at start,
         // not at the first /openapi.json.
         _ = OpenAPIDocument.served
         planners = WorkerPool(threads: planThreads, name: "plan")
+        follow = Self.startFollowing(live: live, clock: clock, tokens: tokens, maxStreams: maxStreams, maxPerClient: maxStreamsPerClient,
+                                     planners: planners)
         planLimit = RateLimiter(ratePerSecond: planRate, burst: planBurst)
     }
 
