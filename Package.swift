@@ -23,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.30.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
     ],
     targets: [
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
@@ -81,6 +82,7 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "DequeModule", package: "swift-collections"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ], resources: [
             // The OpenAPI document, generated: `swift run transit openapi > Sources/Server/Resources/openapi.json`.
             .copy("Resources/openapi.json"),

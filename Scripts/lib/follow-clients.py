@@ -52,6 +52,7 @@ class Client(threading.Thread):
                     return
                 with lock:
                     totals["opened"] += 1
+                ended = False
                 while True:
                     line = r.fp.readline()
                     if not line:
@@ -59,13 +60,18 @@ class Client(threading.Thread):
                     line = line.decode().rstrip("\n")
                     if line.startswith("id: "):
                         last = int(line[4:]); self.ids.append(last)
+                    elif line.startswith("data: ") and '"noWayToContinue"' in line:
+                        ended = True
                     elif line.startswith("event: "):
                         event = line[7:]
+                        ended = event == "arrived"
                         with lock:
                             totals["events"][event] = totals["events"].get(event, 0) + 1
                 conn.close()
-                if not self.dropped:
-                    return  # the server ended the stream (arrived, or no way to continue)
+                if ended:
+                    return  # the trip is over (arrived, or no way to continue)
+                # Dropped by us, or ended by the server (a client too slow): reconnect, as
+                # a browser's EventSource does.
             except Exception:
                 if stop.is_set() or self.dropped:
                     continue

@@ -78,7 +78,7 @@ public final class FollowHub: Sendable {
         return result
     }
 
-    public init(maxStreams: Int = 10_000, maxPerClient: Int = 16, logBytes: Int = 16 << 10, linger: Double = 300,
+    public init(maxStreams: Int = 10_000, maxPerClient: Int = 16, logBytes: Int = 64 << 10, linger: Double = 300,
                 schedule: Schedule? = nil, render: @escaping Render) {
         self.maxStreams = maxStreams; self.maxPerClient = maxPerClient; self.logBytes = logBytes; self.linger = linger
         self.render = render; self.schedule = schedule
@@ -209,7 +209,20 @@ public final class FollowHub: Sendable {
             let frame = render(e, s.nextId, f.watch)
             f.log.append((s.nextId, frame)); f.logBytes += frame.count
             while f.logBytes > logBytes, f.log.count > 1 { f.logBytes -= f.log.removeFirst().frame.count }
-            for c in f.streams.values { c.yield(frame) }
+            for (id, c) in f.streams {
+                // A stream whose client reads too slowly to keep 256 frames in hand is ended:
+                // the client comes back with Last-Event-ID and gets the log (nothing is lost,
+                // and a slow reader holds no more than that).
+                if case .dropped = c.yield(frame) {
+                    s.ending.append(c)
+                    f.streams[id] = nil
+                    let client = f.clients.removeValue(forKey: id) ?? ""
+                    s.streams -= 1
+                    s.perClient[client, default: 1] -= 1
+                    if s.perClient[client] == 0 { s.perClient[client] = nil }
+                    if f.streams.isEmpty { f.idleSince = Self.uptime() }
+                }
+            }
         }
         if f.watch.finished { s.ending += f.streams.values }
         s.followers[key] = f

@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import PlanJSON
+import ServiceLifecycle
 
 /// `GET /v1/trips/{token}/events`: a followed trip's events as Server-Sent Events
 /// (docs/routing-model.md, "Following a trip"). A stream sends `retry:`, the trip it
@@ -92,9 +93,15 @@ extension TransitAPI {
                 }
             }
             defer { reader.cancel(); beat.cancel(); input.finish() }
-            for await f in merged {
-                guard let f else { break }
-                try await writer.write(ByteBuffer(bytes: f))
+            // A server shutting down ends its streams (their clients reconnect elsewhere
+            // with Last-Event-ID); without this it would wait for every trip's arrival.
+            try await withGracefulShutdownHandler {
+                for await f in merged {
+                    guard let f else { break }
+                    try await writer.write(ByteBuffer(bytes: f))
+                }
+            } onGracefulShutdown: {
+                input.yield(nil)
             }
             try await writer.finish(nil)
         })
