@@ -1,6 +1,7 @@
 import Foundation
 import GTFSRealtime
 import Planner
+import Synchronization
 
 /// One thing a follower is told (docs/routing-model.md, "Following a trip"): its kind,
 /// what it concerns, the data a program reads and the sentence a person reads (the stream's
@@ -61,20 +62,24 @@ public struct FollowEvent: Sendable {
 /// Clock times and durations in a sentence.
 enum FollowWords {
     /// A clock time as the answers show it ("Times as shown"): a departure's minute with
-    /// its seconds dropped, an arrival's rounded up.
+    /// its seconds dropped, an arrival's rounded up. (Arithmetic on the zone's offset: a
+    /// Calendar per sentence made a pass over 1,000 followed trips several times slower.)
     static func clock(_ t: Int64, _ zone: String, arrival: Bool = false) -> String {
-        var c = Calendar(identifier: .gregorian)
-        c.timeZone = TimeZone(identifier: zone) ?? TimeZone(identifier: "UTC")!
         let shown = arrival ? ShownTimes.ceilMinute(t) : ShownTimes.floorMinute(t)
-        let d = c.dateComponents([.hour, .minute], from: Date(timeIntervalSince1970: Double(shown)))
-        return String(format: "%02d:%02d", d.hour ?? 0, d.minute ?? 0)
+        let offset = Int64(FollowZones.zone(zone).secondsFromGMT(for: Date(timeIntervalSince1970: Double(shown))))
+        let day = ((shown + offset) % 86_400 + 86_400) % 86_400
+        let h = Int(day / 3600), m = Int(day % 3600 / 60)
+        return (h < 10 ? "0" : "") + String(h) + (m < 10 ? ":0" : ":") + String(m)
     }
 
-    /// "5 min late", "2 min early", "on time" (seconds against the schedule or plan).
-    static func lateness(_ seconds: Int64) -> String {
-        let m = Int((abs(seconds) + 30) / 60)
+    /// "5 min late", "2 min early", "on time": the expected time against the scheduled
+    /// one in shown minutes ("Times as shown"), so that it is the difference of the
+    /// printed times.
+    static func lateness(expected: Int64, scheduled: Int64, arrival: Bool) -> String {
+        let shown: (Int64) -> Int64 = { arrival ? ShownTimes.ceilMinute($0) : ShownTimes.floorMinute($0) }
+        let m = Int((shown(expected) - shown(scheduled)) / 60)
         if m == 0 { return "on time" }
-        return "\(m) min \(seconds > 0 ? "late" : "early")"
+        return "\(abs(m)) min \(m > 0 ? "late" : "early")"
     }
 
     static func capitalized(_ s: String) -> String { s.prefix(1).uppercased() + s.dropFirst() }
@@ -89,5 +94,17 @@ enum FollowWords {
         let text = pick(a.header) ?? pick(a.description) ?? (a.effect ?? "a notice")
         // One line: a feed's texts may hold line breaks.
         return text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    }
+}
+
+/// Time zones by IANA name, looked up once each.
+public enum FollowZones {
+    private static let zones = Mutex<[String: TimeZone]>([:])
+
+    public static func zone(_ name: String) -> TimeZone {
+        if let z = zones.withLock({ $0[name] }) { return z }
+        let z = TimeZone(identifier: name) ?? TimeZone(identifier: "UTC")!
+        zones.withLock { $0[name] = z }
+        return z
     }
 }

@@ -189,10 +189,10 @@ public struct TripWatch: Sendable {
         let r = rides[i], p = trip.rides[i]
         var parts: [String] = []
         if d != told[i].departure {
-            parts.append("leaves \(r.boardName) at \(FollowWords.clock(d, r.zone)) (\(FollowWords.lateness(d - p.scheduledDeparture)), was \(FollowWords.clock(told[i].departure, r.zone)))")
+            parts.append("leaves \(r.boardName) at \(FollowWords.clock(d, r.zone)) (\(FollowWords.lateness(expected: d, scheduled: p.scheduledDeparture, arrival: false)), was \(FollowWords.clock(told[i].departure, r.zone)))")
         }
         if a != told[i].arrival {
-            parts.append("reaches \(r.alightName) at \(FollowWords.clock(a, r.zone, arrival: true)) (\(FollowWords.lateness(a - p.scheduledArrival)), was \(FollowWords.clock(told[i].arrival, r.zone, arrival: true)))")
+            parts.append("reaches \(r.alightName) at \(FollowWords.clock(a, r.zone, arrival: true)) (\(FollowWords.lateness(expected: a, scheduled: p.scheduledArrival, arrival: true)), was \(FollowWords.clock(told[i].arrival, r.zone, arrival: true)))")
         }
         return "\(FollowWords.capitalized(FollowWords.line(r))) now " + parts.joined(separator: " and ") + "."
     }

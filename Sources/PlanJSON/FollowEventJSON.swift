@@ -11,7 +11,7 @@ import Planner
 public enum FollowEventJSON {
     public static func event(_ e: FollowEvent, id: Int, watch: TripWatch) -> [UInt8] {
         let zoneName = e.ride.flatMap { $0 < watch.rides.count ? watch.rides[$0].zone : nil } ?? watch.rides.first?.zone ?? "UTC"
-        let zone = ZoneOffsets(TimeZone(identifier: zoneName) ?? TimeZone(identifier: "UTC")!)
+        let zone = ZoneOffsets(FollowZones.zone(zoneName))
         var w = JSONWriter(capacity: 1024)
         w.beginObject()
         if let a = e.alert {
