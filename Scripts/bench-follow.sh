@@ -95,22 +95,26 @@ PY
 planned=$(wc -l <"$work/tokens.txt")
 echo "$planned tokens" >&2
 
+sleep 5
+rss_before=$(rss)
+echo "==> $planned followers (+ $pairs reconnecting) for $seconds s: the message held still for 15 s, then a new one every second" >&2
+python3 Scripts/lib/follow-clients.py "$port" "$work/tokens.txt" "$seconds" "$pairs" 5 >"$work/clients.json" &
+clients_pid=$!
+sleep 12
+rss_calm=$(rss)
+health >"$work/health-calm.json"
 (
     while true; do
-        for k in 1 2 3 4; do
+        for k in 2 3 4 1; do
             cp "$work/message-$k.pb" "$work/www/.next" && mv "$work/www/.next" "$work/www/updates.pb"
             sleep 1
         done
     done
 ) &
 swapper_pid=$!
-sleep 10
+sleep 3
 build_alone=$(health | python3 -c 'import json, sys; print(json.load(sys.stdin)["realtimeState"]["buildMilliseconds"])')
-rss_before=$(rss)
-echo "==> $planned followers (+ $pairs reconnecting) for $seconds s" >&2
-python3 Scripts/lib/follow-clients.py "$port" "$work/tokens.txt" "$seconds" "$pairs" 5 >"$work/clients.json" &
-clients_pid=$!
-sleep $((seconds / 2))
+sleep $((seconds / 2 - 15))
 rss_during=$(rss)
 health >"$work/health-during.json"
 wait "$clients_pid"
@@ -119,16 +123,19 @@ swapper_pid=""
 stop_server
 grep -q "internal error" "$work/serve.log" && { echo "the server logged internal errors:" >&2; grep "internal error" "$work/serve.log" | head >&2; }
 
-python3 - "$work/clients.json" "$work/health-during.json" "$rss_before" "$rss_during" "$build_alone" "$planned" "$pairs" <<'PY' || { echo "bench-follow.sh: a target is missed" >&2; exit 3; }
+python3 - "$work/clients.json" "$work/health-during.json" "$rss_before" "$rss_during" "$build_alone" "$planned" "$pairs" "$rss_calm" "$work/health-calm.json" <<'PY' || { echo "bench-follow.sh: a target is missed" >&2; exit 3; }
 import json, sys
 clients = json.load(open(sys.argv[1])); h = json.load(open(sys.argv[2]))
+calm, hc = int(sys.argv[8]), json.load(open(sys.argv[9]))["following"]
 before, during, build, planned, pairs = int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5]), int(sys.argv[6]), int(sys.argv[7])
 f = h["following"]
 streams = f["streams"]
 print("followed trips: %d planned, %d streams open at mid-run (%d trips), %d opened in all, refused %s, client errors %d"
       % (planned, streams, f["trips"], clients["opened"], clients["refused"], clients["errors"]))
-print("memory: resident %.1f MB before, %.1f MB with the streams: %.1f KB per stream; the hub counts %d bytes per followed trip"
-      % (before / 1e6, during / 1e6, (during - before) / max(1, streams) / 1024, f["bytesPerTrip"]))
+print("memory, the message held still: resident %.1f MB before, %.1f MB with %d streams: %.1f KB per stream; the hub counts %d bytes per followed trip"
+      % (before / 1e6, calm / 1e6, hc["streams"], (calm - before) / max(1, hc["streams"]) / 1024, hc["bytesPerTrip"]))
+print("memory, a new message every second: %.1f MB with %d streams: %.1f KB per stream; the hub counts %d bytes per followed trip (its log of events, at most 64 KB)"
+      % (during / 1e6, streams, (during - before) / max(1, streams) / 1024, f["bytesPerTrip"]))
 print("pass over the followed trips per realtime state: median %.2f ms, longest %.2f ms of the last 100 (%d passes); the state's own build: %.1f ms"
       % (f["medianPassMilliseconds"], f["maxPassMilliseconds"], f["passes"], build))
 print("events told: %s" % json.dumps(clients["events"], sort_keys=True))

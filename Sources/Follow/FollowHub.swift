@@ -203,7 +203,9 @@ public final class FollowHub: Sendable {
     /// Renders, logs and sends events to a followed trip's streams; a finished trip's
     /// streams end.
     private func deliver(_ events: [FollowEvent], to key: String, in s: inout State) {
-        guard var f = s.followers[key] else { return }
+        // Taken out and put back: changed while the dictionary also held it, its log would
+        // be copied whole on every event.
+        guard !events.isEmpty || s.followers[key]?.watch.finished == true, var f = s.followers.removeValue(forKey: key) else { return }
         for e in events {
             s.nextId += 1
             let frame = render(e, s.nextId, f.watch)

@@ -9,9 +9,18 @@ import Planner
 /// fields of its kind (docs/routing-model.md, "Following a trip"; the OpenAPI document
 /// lists them), times in ISO 8601 with the ride's zone.
 public enum FollowEventJSON {
+    /// A time in ISO 8601 with the zone's offset then (a `ZoneOffsets` per event looked up
+    /// the zone's next transition each time: most of a pass over 1,000 trips' events).
+    static func time(_ t: Int64, _ zone: TimeZone, _ w: inout JSONWriter) {
+        var text: [UInt8] = [UInt8(ascii: "\"")]
+        PlanAnswerJSON.iso(t, offset: zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(t))), into: &text)
+        text.append(UInt8(ascii: "\""))
+        w.raw(text)
+    }
+
     public static func event(_ e: FollowEvent, id: Int, watch: TripWatch) -> [UInt8] {
         let zoneName = e.ride.flatMap { $0 < watch.rides.count ? watch.rides[$0].zone : nil } ?? watch.rides.first?.zone ?? "UTC"
-        let zone = ZoneOffsets(FollowZones.zone(zoneName))
+        let zone = FollowZones.zone(zoneName)
         var w = JSONWriter(capacity: 1024)
         w.beginObject()
         if let a = e.alert {
@@ -32,19 +41,19 @@ public enum FollowEventJSON {
         w.field("message", e.message)
         if let m = e.minutes { w.field("minutes", m) }
         w.field("moment", ifPresent: e.moment?.rawValue)
-        if let t = e.newArrival { w.key("newArrival"); PlanAnswerJSON.time(t, zone, &w) }
-        if let t = e.newDeparture { w.key("newDeparture"); PlanAnswerJSON.time(t, zone, &w) }
+        if let t = e.newArrival { w.key("newArrival"); time(t, zone, &w) }
+        if let t = e.newDeparture { w.key("newDeparture"); time(t, zone, &w) }
         if case .noWay(let why) = e.continuation {
             w.key("noWayToContinue"); w.beginObject()
             w.field("code", why.code.rawValue); w.field("message", why.message)
             w.endObject()
         }
-        if let t = e.oldArrival { w.key("oldArrival"); PlanAnswerJSON.time(t, zone, &w) }
-        if let t = e.oldDeparture { w.key("oldDeparture"); PlanAnswerJSON.time(t, zone, &w) }
+        if let t = e.oldArrival { w.key("oldArrival"); time(t, zone, &w) }
+        if let t = e.oldDeparture { w.key("oldDeparture"); time(t, zone, &w) }
         if let r = e.ride { w.field("ride", r) }
         w.field("stopId", ifPresent: e.stopId)
         w.field("stopName", ifPresent: e.stopName)
-        w.key("time"); PlanAnswerJSON.time(e.time, zone, &w)
+        w.key("time"); time(e.time, zone, &w)
         w.field("type", e.kind.rawValue)
         w.endObject()
         return w.bytes
@@ -53,7 +62,7 @@ public enum FollowEventJSON {
     /// The trip a stream follows (its first frame, `following`): each ride's line,
     /// stops and planned times, and the message a terminal prints.
     public static func following(_ trip: FollowedTrip, rides: [MatchedRide]) -> [UInt8] {
-        let zone = ZoneOffsets(TimeZone(identifier: rides.first?.zone ?? "UTC") ?? TimeZone(identifier: "UTC")!)
+        let zone = FollowZones.zone(rides.first?.zone ?? "UTC")
         var w = JSONWriter(capacity: 1024)
         w.beginObject()
         w.field("message", FollowText.following(trip, rides: rides))
@@ -65,8 +74,8 @@ public enum FollowEventJSON {
             w.field("feed", r.feed)
             w.field("headsign", ifPresent: m.headsign)
             w.field("line", m.line)
-            w.key("plannedArrival"); PlanAnswerJSON.time(r.plannedArrival, zone, &w)
-            w.key("plannedDeparture"); PlanAnswerJSON.time(r.plannedDeparture, zone, &w)
+            w.key("plannedArrival"); time(r.plannedArrival, zone, &w)
+            w.key("plannedDeparture"); time(r.plannedDeparture, zone, &w)
             w.field("tripId", r.tripId)
             w.endObject()
         }

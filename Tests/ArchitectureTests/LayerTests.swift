@@ -95,6 +95,15 @@ import Testing
         #expect(reader.isSubset(of: ["SwiftProtobuf", "swift-protobuf"]), "GTFSRealtime reaches \(reader.sorted())")
     }
 
+    /// Following a trip sits on the planner: tokens, matching and events, no I/O and no face
+    /// (the stream's JSON is PlanJSON's, its HTTP the Server's, the terminal's lines the CLI's).
+    @Test("Follow imports the planner's layers and swift-crypto, no face and no store")
+    func follow() throws {
+        let reach = try Self.imports(of: "Follow").union(Self.declared("Follow")).subtracting(Self.system)
+        #expect(reach.isSubset(of: ["Planner", "Realtime", "GTFSRealtime", "FeedNetwork", "Timetable", "Raptor", "TransitModel",
+                                    "Crypto", "swift-crypto"]), "Follow reaches \(reach.sorted())")
+    }
+
     /// The walk graph is a leaf: no database, no timetable, no face; it is built from the
     /// tables it is given.
     @Test("Streets imports only Geo and TransitModel")
