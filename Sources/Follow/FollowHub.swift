@@ -212,7 +212,7 @@ public final class FollowHub: Sendable {
             f.log.append((s.nextId, frame)); f.logBytes += frame.count
             while f.logBytes > logBytes, f.log.count > 1 { f.logBytes -= f.log.removeFirst().frame.count }
             for (id, c) in f.streams {
-                // A stream whose client reads too slowly to keep 256 frames in hand is ended:
+                // A stream whose client reads too slowly to keep 64 frames in hand is ended:
                 // the client comes back with Last-Event-ID and gets the log (nothing is lost,
                 // and a slow reader holds no more than that).
                 if case .dropped = c.yield(frame) {
@@ -238,7 +238,7 @@ public final class FollowHub: Sendable {
         let trip: FollowedTrip
         do { trip = try tokens.trip(token, now: now) } catch { throw .token(error) }
         let key = "\(options.threshold):\(options.notice):" + token
-        let (stream, continuation) = AsyncStream<[UInt8]>.makeStream(bufferingPolicy: .bufferingNewest(256))
+        let (stream, continuation) = AsyncStream<[UInt8]>.makeStream(bufferingPolicy: .bufferingNewest(64))
         let result: Result<(UInt64, TripWatch), FollowRefusal> = withState { s in
             guard let context = s.context else { return .failure(.notReady) }
             guard s.streams < maxStreams else { return .failure(.tooMany(perClient: false, limit: maxStreams)) }

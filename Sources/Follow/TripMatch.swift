@@ -136,7 +136,8 @@ public final class TripMatcher: Sendable {
             case .access(_, let dep, let arr, _): access = Int32(clamping: arr - dep)
             case .egress(_, let dep, let arr, _): egress = Int32(clamping: arr - dep)
             case .transfer(_, _, let dep, let ready, _):
-                if changes.count < rides.count - 1 || rides.isEmpty { continue }
+                // The change after the last ride (one footpath at most lies between two rides).
+                guard !rides.isEmpty, changes.count == rides.count - 1 else { continue }
                 changes.append(Int32(clamping: ready - dep))
             case .ride(let route, let trip, let day, let from, let to, let dep, let arr):
                 // Two rides in a row with no change between them: a stay at the stop.

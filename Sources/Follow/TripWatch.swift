@@ -287,7 +287,8 @@ public struct TripWatch: Sendable {
         var changes = Array(trip.changeSeconds[0..<max(0, keep - 1)])
         if keep > 0 { changes.append(next.accessSeconds) }
         changes += next.changeSeconds
-        return FollowedTrip(feeds: feeds, rides: rides, accessSeconds: keep > 0 ? trip.accessSeconds : trip.accessSeconds,
+        // Not set off yet: the walk to the first boarding stop, then the new itinerary's first walk.
+        return FollowedTrip(feeds: feeds, rides: rides, accessSeconds: keep > 0 ? trip.accessSeconds : trip.accessSeconds + next.accessSeconds,
                             changeSeconds: changes, egressSeconds: next.egressSeconds + trip.egressSeconds)
     }
 }
