@@ -59,19 +59,8 @@ echo "==> 4 messages of $updates trip updates for $id on $day" >&2
 
 mkdir -p "$work/www"
 cp "$work/message-1.pb" "$work/www/updates.pb"
-python3 - "$work/www" "$work/http-port" <<'PY' &
-import functools, http.server, sys
-class Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-handler = functools.partial(Quiet, directory=sys.argv[1])
-server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-open(sys.argv[2], "w").write(str(server.server_address[1]))
-server.serve_forever()
-PY
-http_pid=$!
-for _ in $(seq 1 50); do [ -s "$work/http-port" ] && break; sleep 0.1; done
-url="http://127.0.0.1:$(cat "$work/http-port")/updates.pb"
+serve_files "$work/www"
+url="$files_url/updates.pb"
 # The server's clock at the start of the busiest day: the trips planned on it are ahead.
 start_server "$bin" "$work/serve.log" --plan-rate 0 --realtime "$id=$url" --realtime-poll 1 --realtime-max-age 1000000000 \
     --clock "${day}T00:00:00Z" --max-streams $((trips * 2 + 100)) --max-streams-per-client $((trips * 2 + 100))
@@ -103,15 +92,7 @@ clients_pid=$!
 sleep 12
 rss_calm=$(rss)
 health >"$work/health-calm.json"
-(
-    while true; do
-        for k in 2 3 4 1; do
-            cp "$work/message-$k.pb" "$work/www/.next" && mv "$work/www/.next" "$work/www/updates.pb"
-            sleep 1
-        done
-    done
-) &
-swapper_pid=$!
+rotate_messages "$work" "2 3 4 1"
 sleep 3
 build_alone=$(health | python3 -c 'import json, sys; print(json.load(sys.stdin)["realtimeState"]["buildMilliseconds"])')
 sleep $((seconds / 2 - 15))

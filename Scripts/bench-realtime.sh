@@ -70,19 +70,8 @@ echo "==> in process: transit bench --realtime ($queries queries of each kind)" 
 echo "==> serve, polling a local URL every second" >&2
 mkdir -p "$work/www"
 cp "$work/message-1.pb" "$work/www/updates.pb"
-python3 - "$work/www" "$work/http-port" <<'EOF' &
-import functools, http.server, sys
-class Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-handler = functools.partial(Quiet, directory=sys.argv[1])
-server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-open(sys.argv[2], "w").write(str(server.server_address[1]))
-server.serve_forever()
-EOF
-http_pid=$!
-for _ in $(seq 1 50); do [ -s "$work/http-port" ] && break; sleep 0.1; done
-url="http://127.0.0.1:$(cat "$work/http-port")/updates.pb"
+serve_files "$work/www"
+url="$files_url/updates.pb"
 # The recorded messages are old: accept any age (the age check has its own tests).
 start_server "$bin" "$work/serve.log" --plan-rate 0 --realtime "$id=$url" --realtime-poll 1 --realtime-max-age 1000000000
 swaps() { curl -sf "http://127.0.0.1:$port/v1/health" | python3 -c 'import json, sys; print(json.load(sys.stdin)["realtimeState"]["swaps"])'; }
@@ -96,15 +85,7 @@ PATHS_FILE="$work/paths.txt" wrk -t"$threads" -c"$connections" -d"$duration" --l
 still_swaps=$(( $(swaps) - before ))
 
 echo "==> wrk $duration, a new message every second" >&2
-(
-    while true; do
-        for k in 1 2 3 4; do
-            cp "$work/message-$k.pb" "$work/www/.next" && mv "$work/www/.next" "$work/www/updates.pb"
-            sleep 1
-        done
-    done
-) &
-swapper_pid=$!
+rotate_messages "$work" "1 2 3 4"
 before=$(swaps)
 PATHS_FILE="$work/paths.txt" wrk -t"$threads" -c"$connections" -d"$duration" --latency -s Scripts/lib/paths.lua "http://127.0.0.1:$port" | tee "$work/swapping.txt"
 swapping_swaps=$(( $(swaps) - before ))

@@ -19,10 +19,15 @@ struct FollowOptionsGroup: ParsableArguments {
     @Option(help: ArgumentHelp("Tell of a boarding (and of getting off a long ride) this long before.", valueName: "minutes"))
     var notice = 5
 
-    func check() throws {
+    /// `--clock`'s value, checked (for `serve` too).
+    static func checkClock(_ clock: String?) throws {
         if let clock, FollowClock.parse(clock) == nil {
             throw ValidationError("--clock \(clock): write an instant with its offset, optionally x and a speed (e.g. 2026-03-03T17:40:00-08:00x60)")
         }
+    }
+
+    func check() throws {
+        try Self.checkClock(clock)
         guard (0...3600).contains(threshold) else { throw ValidationError("--threshold \(threshold): allowed are 0 to 3600 seconds") }
         guard (1...60).contains(notice) else { throw ValidationError("--notice \(notice): allowed are 1 to 60 minutes") }
     }

@@ -69,9 +69,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var db: DatabaseOptions
 
     func validate() throws {
-        if let clock, FollowClock.parse(clock) == nil {
-            throw ValidationError("--clock \(clock): write an instant with its offset, optionally x and a speed (e.g. 2026-03-03T17:40:00-08:00x60)")
-        }
+        try FollowOptionsGroup.checkClock(clock)
         guard (1...1_000_000).contains(maxStreams) else { throw ValidationError("--max-streams \(maxStreams): allowed are 1 to 1000000") }
         guard (1...10_000).contains(maxStreamsPerClient) else { throw ValidationError("--max-streams-per-client \(maxStreamsPerClient): allowed are 1 to 10000") }
         for r in realtime {

@@ -4,12 +4,6 @@ import Testing
 import TransitStore
 import TransitTesting
 
-private func bartRealtime() -> URL? {
-    guard let dir = try? FeedFixtures.sharedDataDirectory() else { return nil }
-    let url = dir.appendingPathComponent("gtfs-rt/bart")
-    return FileManager.default.fileExists(atPath: url.appendingPathComponent("bart-trip-updates.pb").path) ? url : nil
-}
-
 /// `GET /v1/trips/{token}/events` on a real server: BART with its real TripUpdates and
 /// alert, the server's clock replayed from 10:38 of that day at 300 times the speed.
 @Suite("HTTP API: following a trip", .serialized,

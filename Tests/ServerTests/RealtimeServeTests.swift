@@ -4,12 +4,6 @@ import Testing
 import TransitStore
 import TransitTesting
 
-private func bartRealtime() -> URL? {
-    guard let dir = try? FeedFixtures.sharedDataDirectory() else { return nil }
-    let url = dir.appendingPathComponent("gtfs-rt/bart")
-    return FileManager.default.fileExists(atPath: url.appendingPathComponent("bart-trip-updates.pb").path) ? url : nil
-}
-
 /// `transit serve --realtime`: BART's real TripUpdates and Alert (files), a URL that never
 /// answers and a file that is not a message; plans route on the updates, rides carry their
 /// delays and alerts, `/v1/health` says what each source did, and nothing stops serving.

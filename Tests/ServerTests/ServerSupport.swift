@@ -116,3 +116,11 @@ func expectConforms(_ v: OpenAPIValidator, _ path: String, _ r: ServerProcess.Re
     #expect(problems.isEmpty, "\(method) \(path) → \(r.status): \(problems.joined(separator: "; "))\n\(r.text.prefix(600))",
             sourceLocation: sourceLocation)
 }
+
+/// BART's static feed and real GTFS-Realtime messages of 2019-08-07 in the shared data
+/// (`gtfs-rt/bart`), if they are there.
+func bartRealtime() -> URL? {
+    guard let dir = try? FeedFixtures.sharedDataDirectory() else { return nil }
+    let url = dir.appendingPathComponent("gtfs-rt/bart")
+    return FileManager.default.fileExists(atPath: url.appendingPathComponent("bart-trip-updates.pb").path) ? url : nil
+}
