@@ -414,7 +414,7 @@ struct AccessLogAndErrors: RouterMiddleware {
             }
         } catch let e as APIError {
             if e.status >= 500, let cause = e.cause {
-                logger.error("internal error on \(request.method) \(request.uri.path): \(cause)")
+                logger.error("internal error on \(request.method) \(Self.logged(request.uri.path)): \(cause)")
             }
             response = Self.error(e)
             if e.status == 429, case .number(let s)? = e.details["retryAfterSeconds"] { response.headers[.retryAfter] = String(Int(s)) }
@@ -428,13 +428,13 @@ struct AccessLogAndErrors: RouterMiddleware {
         } catch let e as HTTPError where e.status.code < 500 {
             response = Self.error(APIError(.badRequest, e.body ?? e.status.reasonPhrase))
         } catch {
-            logger.error("internal error on \(request.method) \(request.uri.path): \(type(of: error))")
+            logger.error("internal error on \(request.method) \(Self.logged(request.uri.path)): \(type(of: error))")
             response = Self.error(APIError(.internalError, "Something went wrong on our side; the request was not answered. Please try again."))
         }
         if response.status.code == 503 { response.headers[.retryAfter] = "5" }
         cors.addHeaders(to: &response, origin: request.headers[.origin])
         let ms = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
-        let path = request.uri.path.count > 100 ? String(request.uri.path.prefix(100)) + "…" : request.uri.path
+        let path = Self.logged(request.uri.path)
         logger.info("\(request.method) \(path) \(response.status.code) \(String(format: "%.1f", ms)) ms")
         return response
     }
@@ -456,6 +456,17 @@ struct AccessLogAndErrors: RouterMiddleware {
     static func isRoute(_ path: String) -> Bool {
         ["/v1/plan", "/v1/coverage", "/v1/stops", "/v1/vehicles", "/v1/health", "/openapi.json"].contains(path)
             || (path.hasPrefix("/v1/coverage/") || path.hasPrefix("/v1/stops/")) && path.split(separator: "/").count == 3
+            || path.hasPrefix("/v1/trips/") && path.hasSuffix("/events") && path.split(separator: "/").count == 4
+    }
+
+    /// A path as the log writes it: a trip token (a rider's trip, if not their places) is
+    /// not written, and a long path is cut at 100 characters.
+    static func logged(_ path: String) -> String {
+        if path.hasPrefix("/v1/trips/") {
+            let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+            return "/v1/trips/{token}" + (parts.count > 4 ? "/" + parts[4...].joined(separator: "/").prefix(40) : "")
+        }
+        return path.count > 100 ? String(path.prefix(100)) + "…" : path
     }
 
     static func error(_ e: APIError) -> Response {

@@ -92,6 +92,13 @@ struct FollowServeTests {
         #expect(messages[2].contains("leaves 12th St. Oakland City Center in") && messages[2].contains("(10:45)"), "\(messages[2])")
         #expect(messages.last == "You have arrived (11:29).", "\(messages.last ?? "")")
 
+        // A token is a rider's trip: the log names the path, not the token.
+        let log = server.running.stderrSoFar
+        #expect(log.contains("GET /v1/trips/{token}/events 200") && !log.contains(String(token.prefix(24))), "\(log.suffix(800))")
+        // Browsers' preflights are answered on the stream's path too.
+        let preflight = try server.request("/v1/trips/\(token)/events", method: "OPTIONS")
+        #expect(preflight.status == 204)
+
         // The health document counts the followed trips.
         let health = try server.request("/v1/health")
         expectConforms(v, "/v1/health", health)
