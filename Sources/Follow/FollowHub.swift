@@ -39,9 +39,16 @@ public final class FollowHub: Sendable {
     /// stays a pass and the searches run beside the requests.
     public typealias Schedule = @Sendable (_ job: @escaping @Sendable () -> Void) -> Void
     private let schedule: Schedule?
+    /// Where events are rendered and sent (a serial queue), so that a pass over the
+    /// followed trips only finds them; nil: at once, inside the pass.
+    private let delivery: DispatchQueue?
 
     private struct Follower {
         var watch: TripWatch
+        /// Which follower of this key (a key dropped and followed again is another).
+        let generation: Int
+        /// Its streams were ended (the trip is over): a new stream gets the log and ends.
+        var ended = false
         var log: [(id: Int, frame: [UInt8])] = []
         var logBytes = 0
         var streams: [UInt64: AsyncStream<[UInt8]>.Continuation] = [:]
@@ -58,6 +65,7 @@ public final class FollowHub: Sendable {
         var perClient: [String: Int] = [:]
         var nextStream: UInt64 = 0
         var nextId: Int
+        var nextGeneration = 0
         /// Times of the last passes over the followed trips for a new realtime state (seconds, at most 100).
         var passes: [Double] = []
         var passCount = 0
@@ -79,9 +87,9 @@ public final class FollowHub: Sendable {
     }
 
     public init(maxStreams: Int = 10_000, maxPerClient: Int = 16, logBytes: Int = 64 << 10, linger: Double = 300,
-                schedule: Schedule? = nil, render: @escaping Render) {
+                schedule: Schedule? = nil, delivery: DispatchQueue? = nil, render: @escaping Render) {
         self.maxStreams = maxStreams; self.maxPerClient = maxPerClient; self.logBytes = logBytes; self.linger = linger
-        self.render = render; self.schedule = schedule
+        self.render = render; self.schedule = schedule; self.delivery = delivery
         // Ids grow across the server's restarts too (one a millisecond of wall time at
         // start), so that a `Last-Event-ID` from before a restart asks for everything after.
         state = Mutex(State(nextId: Int(Date().timeIntervalSince1970 * 1000)))
@@ -202,14 +210,30 @@ public final class FollowHub: Sendable {
 
     /// Renders, logs and sends events to a followed trip's streams; a finished trip's
     /// streams end.
-    private func deliver(_ events: [FollowEvent], to key: String, in s: inout State) {
+    private func deliver(_ events: [FollowEvent], to key: String, in s: inout State, inline: Bool = false) {
+        guard !events.isEmpty || s.followers[key]?.watch.finished == true, let f = s.followers[key] else { return }
+        let numbered = events.map { e -> (Int, FollowEvent) in s.nextId += 1; return (s.nextId, e) }
+        guard let queue = delivery, !inline else {
+            append(numbered.map { ($0.0, render($0.1, $0.0, f.watch)) }, to: key, generation: f.generation, finished: f.watch.finished, in: &s)
+            return
+        }
+        // Rendered (a sentence's JSON and its frame each) off the pass, in the order given.
+        let watch = f.watch, generation = f.generation
+        queue.async { [weak self] in
+            guard let self else { return }
+            let frames = numbered.map { ($0.0, self.render($0.1, $0.0, watch)) }
+            self.withState { s in self.append(frames, to: key, generation: generation, finished: watch.finished, in: &s) }
+        }
+    }
+
+    /// Logs and sends rendered events to a followed trip's streams; a finished trip's
+    /// streams end.
+    private func append(_ frames: [(id: Int, frame: [UInt8])], to key: String, generation: Int, finished: Bool, in s: inout State) {
         // Taken out and put back: changed while the dictionary also held it, its log would
         // be copied whole on every event.
-        guard !events.isEmpty || s.followers[key]?.watch.finished == true, var f = s.followers.removeValue(forKey: key) else { return }
-        for e in events {
-            s.nextId += 1
-            let frame = render(e, s.nextId, f.watch)
-            f.log.append((s.nextId, frame)); f.logBytes += frame.count
+        guard s.followers[key]?.generation == generation, var f = s.followers.removeValue(forKey: key) else { return }
+        for (eventId, frame) in frames {
+            f.log.append((eventId, frame)); f.logBytes += frame.count
             while f.logBytes > logBytes, f.log.count > 1 { f.logBytes -= f.log.removeFirst().frame.count }
             for (id, c) in f.streams {
                 // A stream whose client reads too slowly to keep 64 frames in hand is ended:
@@ -226,7 +250,7 @@ public final class FollowHub: Sendable {
                 }
             }
         }
-        if f.watch.finished { s.ending += f.streams.values }
+        if finished { s.ending += f.streams.values; f.ended = true }
         s.followers[key] = f
     }
 
@@ -247,8 +271,10 @@ public final class FollowHub: Sendable {
                 do {
                     var w = try TripWatch(trip: trip, matcher: context.matcher, options: options)
                     let events = w.look(at: s.realtime, now: now, context: context, planNow: schedule == nil)
-                    s.followers[key] = Follower(watch: w)
-                    deliver(events + s.followers[key]!.watch.tick(now: now), to: key, in: &s)
+                    s.nextGeneration += 1
+                    s.followers[key] = Follower(watch: w, generation: s.nextGeneration)
+                    // At once: the new stream reads them from the log.
+                    deliver(events + s.followers[key]!.watch.tick(now: now), to: key, in: &s, inline: true)
                     plan(key, w, now: now)
                 } catch let e as TripMatchError {
                     return .failure(.notMatched(e))
@@ -260,7 +286,7 @@ public final class FollowHub: Sendable {
             let id = s.nextStream
             var f = s.followers[key]!
             for entry in f.log where lastEventId.map({ entry.id > $0 }) ?? true { continuation.yield(entry.frame) }
-            if f.watch.finished {
+            if f.ended {
                 continuation.finish()
             } else {
                 f.streams[id] = continuation; f.clients[id] = client; f.idleSince = nil
