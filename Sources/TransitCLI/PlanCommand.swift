@@ -349,14 +349,14 @@ struct PlanCommand: ParsableCommand {
                 throw CLIError("option \(i + 1) has no rides to follow (or the server gives no tripToken)", code: "NOTHING_TO_FOLLOW")
             }
             try TerminalFollow.remote(base: server, token: token, options: following.options)
-        case .local(.success(let answer), _, _):
+        case .local(.success(let answer), _, _, _):
             guard let local = backend as? LocalBackend, let trip = TripMatcher(network: local.planner.network, versions: [:])
                 .followedTrip(answer.options[i].journey) else {
                 throw CLIError("option \(i + 1) has no rides to follow", code: "NOTHING_TO_FOLLOW")
             }
             try TerminalFollow.local(trip, planner: local.planner, matcher: TripMatcher(network: local.planner.network, versions: [:]),
                                      realtime: local.realtime, clock: following.followClock, options: following.options)
-        case .local(.failure, _, _):
+        case .local(.failure, _, _, _):
             return
         }
     }

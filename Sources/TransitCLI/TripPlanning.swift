@@ -1,4 +1,5 @@
 import FeedNetwork
+import Follow
 import Foundation
 import PlanJSON
 import PlanText
@@ -33,14 +34,17 @@ struct PlanRequest {
 /// read from the server's JSON, which are the same; `--json` prints the API's JSON.
 enum PlanReply {
     /// `realtime`: the messages the answer was planned on (`--realtime`), nil without.
-    case local(Result<PlanAnswer, PlanError>, feeds: [(id: String, version: Int)]?, realtime: [PlanAnswerJSON.RealtimeUsed]? = nil)
+    /// `tripTokens`: per option, its token (with `TRANSIT_TOKEN_SECRET`: the server's key).
+    case local(Result<PlanAnswer, PlanError>, feeds: [(id: String, version: Int)]?, realtime: [PlanAnswerJSON.RealtimeUsed]? = nil,
+               tripTokens: [String?]? = nil)
     case remote([UInt8])
 
     /// The API's answer (or its error) as JSON bytes.
     var json: [UInt8] {
         switch self {
-        case .local(.success(let answer), let feeds, let realtime): return PlanAnswerJSON.answerBytes(answer, feeds: feeds, realtime: realtime)
-        case .local(.failure(let error), _, _): return Array(PlanAnswerJSON.encode(PlanAnswerJSON.apiError(error)).utf8)
+        case .local(.success(let answer), let feeds, let realtime, let tokens):
+            return PlanAnswerJSON.answerBytes(answer, feeds: feeds, realtime: realtime, tripTokens: tokens)
+        case .local(.failure(let error), _, _, _): return Array(PlanAnswerJSON.encode(PlanAnswerJSON.apiError(error)).utf8)
         case .remote(let bytes): return bytes
         }
     }
@@ -48,8 +52,8 @@ enum PlanReply {
     /// The answer as the text renders it; the reason (the planner's or the server's) when there is none.
     func document() throws(AnswerDocument.ReadError) -> AnswerDocument {
         switch self {
-        case .local(.success(let answer), _, let realtime): return AnswerDocument(answer, realtime: realtime)
-        case .local(.failure(let reason), _, _): throw AnswerDocument.ReadError(reason)
+        case .local(.success(let answer), _, let realtime, _): return AnswerDocument(answer, realtime: realtime)
+        case .local(.failure(let reason), _, _, _): throw AnswerDocument.ReadError(reason)
         case .remote(let bytes): return try AnswerDocument.read(bytes)
         }
     }
@@ -109,7 +113,17 @@ final class LocalBackend: PlanBackend {
     func answer(_ r: PlanRequest) throws -> PlanReply {
         // The messages every answer is planned on (`--realtime`): their time and age now.
         let used = realtime.map { PlanAnswerJSON.realtimeSummary($0, now: Int64(Date().timeIntervalSince1970)) }
-        do throws(PlanError) { return .local(.success(try plan(r)), feeds: feeds, realtime: used) } catch {
+        do throws(PlanError) {
+            let answer = try plan(r)
+            // With the server's key (TRANSIT_TOKEN_SECRET), the tokens it would write.
+            let tokens = TerminalFollow.secret.map { secret -> [String?] in
+                let signer = TripTokens(secret: secret)
+                let matcher = TripMatcher(network: planner.network,
+                                          versions: Dictionary((feeds ?? []).map { ($0.id, String($0.version)) }, uniquingKeysWith: { a, _ in a }))
+                return answer.options.map { matcher.followedTrip($0.journey).map(signer.token) }
+            }
+            return .local(.success(answer), feeds: feeds, realtime: used, tripTokens: tokens)
+        } catch {
             return .local(.failure(error), feeds: feeds, realtime: used)
         }
     }

@@ -151,8 +151,9 @@ public enum TransitBinary {
     }
 
     /// Starts `transit` without waiting for it.
-    public static func start(_ arguments: [String], databaseURL: String?) throws -> ProcessRunner.Running {
-        try ProcessRunner.start(executable: path(), arguments, environment: environment(databaseURL: databaseURL),
+    /// `setting`: more environment variables (e.g. `TRANSIT_TOKEN_SECRET`).
+    public static func start(_ arguments: [String], databaseURL: String?, setting: [String: String] = [:]) throws -> ProcessRunner.Running {
+        try ProcessRunner.start(executable: path(), arguments, environment: environment(databaseURL: databaseURL).merging(setting) { $1 },
                                 currentDirectory: FeedFixtures.repositoryRoot().path)
     }
 

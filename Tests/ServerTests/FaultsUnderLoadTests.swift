@@ -103,7 +103,8 @@ struct FaultsUnderLoadTests {
         defer { db.drop() }
         let conn = try db.connect()
         _ = try FeedImporter(db: conn).importFeed(at: FeedFixtures.bundledFeed("bart-2018"), feedId: "bart")
-        let first = try ServerProcess(databaseURL: db.url)
+        // One token key for both: tokens stay valid across the restart.
+        let first = try ServerProcess(databaseURL: db.url, setting: testTokenSecret)
         let port = first.port
         try first.waitUntil("bart served") { h in (h["feeds"] as? [[String: Any]])?.count == 1 }
 
@@ -115,7 +116,7 @@ struct FaultsUnderLoadTests {
         let killed = first.running.wait(timeout: 30)
         #expect(killed.signaled && killed.status == SIGKILL)
         usleep(500_000)
-        let server = try ServerProcess(databaseURL: db.url, arguments: ["--port", String(port)])
+        let server = try ServerProcess(databaseURL: db.url, arguments: ["--port", String(port)], setting: testTokenSecret)
         #expect(server.port == port, "the new server listens on \(server.port), not \(port)")
         try server.waitUntil("bart served again") { h in (h["feeds"] as? [[String: Any]])?.count == 1 }
         let readyAt = Date()

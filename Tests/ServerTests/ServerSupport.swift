@@ -15,9 +15,9 @@ final class ServerProcess: @unchecked Sendable {
     /// timetable: see `waitUntil`). The tests send many plans from one address, faster
     /// than the per-client limit a public server has: unless `limitPlans`, it is lifted
     /// (`--plan-rate 0`); `SecurityTests` set their own.
-    init(databaseURL: String, arguments: [String] = [], limitPlans: Bool = false) throws {
+    init(databaseURL: String, arguments: [String] = [], limitPlans: Bool = false, setting: [String: String] = [:]) throws {
         running = try TransitBinary.start(["serve", "--port", "0"] + (limitPlans ? [] : ["--plan-rate", "0"]) + arguments,
-                                          databaseURL: databaseURL)
+                                          databaseURL: databaseURL, setting: setting)
         let deadline = Date().addingTimeInterval(120)
         var found: Int?
         while found == nil && Date() < deadline && running.isRunning {
@@ -124,3 +124,6 @@ func bartRealtime() -> URL? {
     let url = dir.appendingPathComponent("gtfs-rt/bart")
     return FileManager.default.fileExists(atPath: url.appendingPathComponent("bart-trip-updates.pb").path) ? url : nil
 }
+
+/// A trip tokens' key the tests give servers and commands alike, so that their tokens agree.
+let testTokenSecret = ["TRANSIT_TOKEN_SECRET": "the tests' token key, 32 bytes"]

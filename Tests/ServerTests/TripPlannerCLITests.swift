@@ -171,7 +171,8 @@ struct TripPlannerCLITests {
         let db = try TestDatabase()
         defer { db.drop() }
         _ = try FeedImporter(db: try db.connect()).importFeed(at: FeedFixtures.bundledFeed("bart-2018"), feedId: "bart")
-        let server = try ServerProcess(databaseURL: db.url)
+        // The same token key for the server and the command: the same tripTokens.
+        let server = try ServerProcess(databaseURL: db.url, setting: testTokenSecret)
         try server.waitUntil("the feed served") { h in (h["feeds"] as? [Any])?.count == 1 }
         let state = try FeedFixtures.makeTemporaryDirectory(prefix: "plan-state")
         defer { try? FileManager.default.removeItem(at: state); _ = server.stop() }
@@ -184,8 +185,13 @@ struct TripPlannerCLITests {
             #expect(local.stdout == remote.stdout, "\(args):\n\(local.stdout)\n---\n\(remote.stdout)")
             #expect(local.stderr.split(separator: "\n").last == remote.stderr.split(separator: "\n").last, "\(args)")
             #expect(local.status == remote.status)
-            let localJSON = try Self.plan(args.filter { $0 != "--option" && $0 != "2" } + ["--json", "--database", db.url], feed: nil, state: state)
-            let remoteJSON = try Self.plan(args.filter { $0 != "--option" && $0 != "2" } + ["--json", "--server", "http://127.0.0.1:\(server.port)"], feed: nil, state: state)
+            let localJSON = try Self.plan(args.filter { $0 != "--option" && $0 != "2" } + ["--json", "--database", db.url], feed: nil,
+                                          env: testTokenSecret, state: state)
+            let remoteJSON = try Self.plan(args.filter { $0 != "--option" && $0 != "2" } + ["--json", "--server", "http://127.0.0.1:\(server.port)"], feed: nil,
+                                           state: state)
+            if localJSON.stdout.hasPrefix("{\"error\":null") {
+                #expect(localJSON.stdout.contains("\"tripToken\":\"AQ"), "in process with the key, the tokens too")
+            }
             #expect(localJSON.stdout == remoteJSON.stdout, "\(args): --json differs between in process and --server")
         }
         let svg = state.appendingPathComponent("trip.svg")
