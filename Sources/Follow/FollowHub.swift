@@ -128,6 +128,7 @@ public final class FollowHub: Sendable {
                 let f = s.followers[key]!
                 do {
                     var w = try TripWatch(trip: f.watch.trip, matcher: context.matcher, options: f.watch.options)
+                    w.keepTold(from: f.watch)
                     let events = w.look(at: realtime, now: now, context: context, planNow: schedule == nil)
                     s.followers[key]!.watch = w
                     deliver(events, to: key, in: &s)

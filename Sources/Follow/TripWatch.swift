@@ -69,6 +69,14 @@ public struct TripWatch: Sendable {
         standings = trip.rides.map { .runs(departure: $0.plannedDeparture, arrival: $0.plannedArrival) }
     }
 
+    /// Keeps what `old` told of the same trip (a new timetable matched it again): what was
+    /// told is not told again.
+    public mutating func keepTold(from old: TripWatch) {
+        guard old.trip == trip else { return }
+        told = old.told; brokenTold = old.brokenTold; missedTold = old.missedTold
+        upcomingTold = old.upcomingTold; alertsTold = old.alertsTold
+    }
+
     /// When the trip ends as expected now (the last ride's arrival plus the last walk).
     public var expectedEnd: Int64 {
         let last: Int64

@@ -330,7 +330,8 @@ public enum OpenAPIGenerator {
             "description": .string("A `text/event-stream`: `retry: 5000`, then `event: following` (schema `Following`), then each event "
                                    + "as `id: N`, `event: TYPE`, `data: JSON` (schema `FollowEvent`, one per type: delay, cancellation, "
                                    + "skipped-stop, missed-connection, alert, leg-upcoming, arrived), and a `: heartbeat` comment every 15 s. "
-                                   + "The stream ends after `arrived`, or after a break with `noWayToContinue`. A client that reconnects "
+                                   + "The stream ends after `arrived`, or after a break with `noWayToContinue`, or with `event: error` "
+                                   + "(`{\"message\"}`) when a new feed version no longer has the trip. A client that reconnects "
                                    + "with `Last-Event-ID` gets the events after that id first (a trip is kept 5 minutes after its last "
                                    + "stream closes). Ids grow. After a `continuation`, the stream follows the new trip (its `tripToken`)."),
             "parameters": .array([parameter(APIParameters.tripToken, in: "path")] + APIParameters.follow.map { parameter($0) }

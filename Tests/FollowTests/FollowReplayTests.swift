@@ -226,3 +226,40 @@ struct BARTFollowWorld {
         #expect(e.description.contains("version 0") && e.description.contains("version 1 is served"), "\(e.description)")
     }
 }
+
+@Suite(.serialized) struct FollowNewVersionTests {
+    @Test("a new feed version: a trip still there keeps what it was told; one gone ends its streams with an error")
+    func newVersion() async throws {
+        let w = try BARTFollowWorld.shared.get()
+        let state0 = w.state(w.base)
+        let answer = try w.planner.answer(PlanQuery(from: .stop(feed: nil, id: "12TH"), to: .stop(feed: nil, id: "SFIA"),
+                                                    time: .instant(w.planTime)), realtime: state0).get()
+        let trip = try #require(w.matcher.followedTrip(answer.options[answer.modelFirst].journey))
+        let ride = trip.rides[0]
+        let recorder = FollowReplayTests.Recorder()
+        let hub = FollowHub { e, id, watch in recorder.render(e, id, watch) }
+        let now = ride.plannedDeparture - 3600
+        let delayed = w.state(w.message(tripId: ride.tripId, delay: 240, from: ride.boardSequence))
+        hub.update(FollowContext(matcher: w.matcher, planner: w.planner, tokens: w.tokens), realtime: delayed, now: now)
+        let subscription = try hub.open(token: w.tokens.token(trip), client: "v", lastEventId: nil, options: FollowOptions(), now: now,
+                                        tokens: w.tokens)
+        #expect(recorder.take().map(\.kind) == [.delay])
+        // Version 2 of the same feed (a new timetable, the trip unchanged): nothing told again.
+        let v2 = TripMatcher(network: w.network, versions: ["bart": "2"])
+        hub.update(FollowContext(matcher: v2, planner: w.planner, tokens: w.tokens), realtime: delayed, now: now + 60)
+        #expect(recorder.take().isEmpty)
+        // Version 3 is another network altogether (no such trip): the stream ends with an error.
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let folder = ProcessInfo.processInfo.environment["TRANSIT_SHARED_DATA"].map { URL(fileURLWithPath: $0) }
+            ?? root.deletingLastPathComponent().appendingPathComponent("shared/data")
+        let (other, _) = try SnapshotSink.load(path: folder.appendingPathComponent("gtfs/porto-alegre-trensurb-2019.zip").path, feedId: "bart")
+        let network = try TimetableBuilder.build(other)
+        let v3 = TripMatcher(network: network, versions: ["bart": "3"])
+        hub.update(FollowContext(matcher: v3, planner: JourneyPlanner(network: network), tokens: w.tokens), realtime: nil, now: now + 120)
+        var frames: [String] = []
+        for await f in subscription.frames { frames.append(String(decoding: f, as: UTF8.self)) }
+        #expect(frames.first?.contains("event: delay") == true)
+        #expect(frames.last?.hasPrefix("event: error") == true && frames.last?.contains("version 3 is served") == true, "\(frames.last ?? "")")
+        #expect(hub.status.trips == 0)
+    }
+}
