@@ -46,7 +46,7 @@ enum TerminalFollow {
     }
 
     static func line(_ time: Int64, _ zone: String, _ message: String) -> String {
-        "[\(FollowWordsCLI.clock(time, zone))] \(message)"
+        "[\(FollowText.clock(time, zone: zone))] \(message)"
     }
 
     /// In process: the trip watched on the realtime state given (`--realtime` files), the
@@ -147,15 +147,6 @@ enum TerminalFollow {
             else if line.hasPrefix("data: ") { data = (data.map { $0 + "\n" } ?? "") + line.dropFirst(6) }
         }
         return (id, event, data)
-    }
-}
-
-enum FollowWordsCLI {
-    static func clock(_ t: Int64, _ zone: String) -> String {
-        var c = Calendar(identifier: .gregorian)
-        c.timeZone = TimeZone(identifier: zone) ?? TimeZone(identifier: "UTC")!
-        let d = c.dateComponents([.hour, .minute], from: Date(timeIntervalSince1970: Double(t)))
-        return String(format: "%02d:%02d", d.hour ?? 0, d.minute ?? 0)
     }
 }
 

@@ -42,6 +42,14 @@ struct BARTFollowWorld {
 
     func state(_ m: RealtimeMessage) -> RealtimeState { RealtimeState.build(network: network, messages: ["bart": m]) }
 
+    /// The model's first itinerary from 12th St. to the airport at `planTime` on `state`, as
+    /// a followed trip.
+    func plannedTrip(on state: RealtimeState?) throws -> FollowedTrip {
+        let answer = try planner.answer(PlanQuery(from: .stop(feed: nil, id: "12TH"), to: .stop(feed: nil, id: "SFIA"),
+                                                  time: .instant(planTime)), realtime: state).get()
+        return try #require(matcher.followedTrip(answer.options[answer.modelFirst].journey))
+    }
+
     /// The real message with trip `tripId`'s update replaced: delayed by `delay` seconds
     /// from stop_sequence `from` on, or cancelled.
     func message(tripId: String, delay: Int32?, from sequence: Int32) -> RealtimeMessage {
@@ -153,9 +161,7 @@ struct BARTFollowWorld {
     func reconnect() async throws {
         let w = try BARTFollowWorld.shared.get()
         let state0 = w.state(w.base)
-        let answer = try w.planner.answer(PlanQuery(from: .stop(feed: nil, id: "12TH"), to: .stop(feed: nil, id: "SFIA"),
-                                                    time: .instant(w.planTime)), realtime: state0).get()
-        let trip = try #require(w.matcher.followedTrip(answer.options[answer.modelFirst].journey))
+        let trip = try w.plannedTrip(on: state0)
         let ride = trip.rides[0]
         let recorder = Recorder()
         let hub = FollowHub { e, id, watch in recorder.render(e, id, watch) }
@@ -199,9 +205,7 @@ struct BARTFollowWorld {
     @Test("tokens: tampered, over, oversized, and for a trip no longer in the timetable are refused")
     func refusals() throws {
         let w = try BARTFollowWorld.shared.get()
-        let answer = try w.planner.answer(PlanQuery(from: .stop(feed: nil, id: "12TH"), to: .stop(feed: nil, id: "SFIA"),
-                                                    time: .instant(w.planTime))).get()
-        var trip = try #require(w.matcher.followedTrip(answer.options[answer.modelFirst].journey))
+        var trip = try w.plannedTrip(on: nil)
         let hub = FollowHub { _, _, _ in [] }
         let context = FollowContext(matcher: w.matcher, planner: w.planner, tokens: w.tokens)
         let now = trip.rides[0].plannedDeparture - 600
@@ -232,9 +236,7 @@ struct BARTFollowWorld {
     func newVersion() async throws {
         let w = try BARTFollowWorld.shared.get()
         let state0 = w.state(w.base)
-        let answer = try w.planner.answer(PlanQuery(from: .stop(feed: nil, id: "12TH"), to: .stop(feed: nil, id: "SFIA"),
-                                                    time: .instant(w.planTime)), realtime: state0).get()
-        let trip = try #require(w.matcher.followedTrip(answer.options[answer.modelFirst].journey))
+        let trip = try w.plannedTrip(on: state0)
         let ride = trip.rides[0]
         let recorder = FollowReplayTests.Recorder()
         let hub = FollowHub { e, id, watch in recorder.render(e, id, watch) }
