@@ -70,6 +70,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         try FollowOptionsGroup.checkClock(clock)
+        if let key = ProcessInfo.processInfo.environment["TRANSIT_TOKEN_SECRET"], key.utf8.count < 16 {
+            throw ValidationError("TRANSIT_TOKEN_SECRET has \(key.utf8.count) bytes: a trip tokens' key needs at least 16")
+        }
         guard (1...1_000_000).contains(maxStreams) else { throw ValidationError("--max-streams \(maxStreams): allowed are 1 to 1000000") }
         guard (1...10_000).contains(maxStreamsPerClient) else { throw ValidationError("--max-streams-per-client \(maxStreamsPerClient): allowed are 1 to 10000") }
         for r in realtime {
