@@ -83,9 +83,12 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "DequeModule", package: "swift-collections"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Crypto", package: "swift-crypto"),
         ], resources: [
             // The OpenAPI document, generated: `swift run transit openapi > Sources/Server/Resources/openapi.json`.
             .copy("Resources/openapi.json"),
+            // The trip planner page served at `/`: plain modules, no build step.
+            .copy("Resources/page"),
         ]),
         .executableTarget(name: "TransitCLI", dependencies: [
             "TransitModel", "GTFS", "TransitStore", "Timetable", "FeedNetwork", "Raptor", "Planner", "PlanJSON", "PlanText", "Coverage", "Geo", "Server", "Streets",

@@ -171,7 +171,7 @@ public struct AnswerDocument: Decodable, Sendable, Equatable {
         public var message: String
         public init(code: String, message: String) { self.code = code; self.message = message }
         /// A planner's reason, as a server's JSON carries it.
-        public init(_ e: PlanError) { self.init(code: e.code.rawValue, message: e.message) }
+        public init(_ e: PlanError, language: Language = .en) { self.init(code: e.code.rawValue, message: e.message(language)) }
     }
 
     /// The answer in `json`, or the error it holds.

@@ -10,7 +10,7 @@ extension AnswerDocument {
     /// offset, instructions, route names) and the same rounding (map positions to six
     /// decimals, walks to whole meters). `realtime`: the messages the answer was planned on
     /// (its rides then carry their alerts, as the JSON's `alerts`), nil when none.
-    public init(_ a: PlanAnswer, realtime used: [PlanAnswerJSON.RealtimeUsed]? = nil) {
+    public init(_ a: PlanAnswer, realtime used: [PlanAnswerJSON.RealtimeUsed]? = nil, language: Language = .en) {
         let realtime = used != nil
         let zone = TimeZone(identifier: a.result.timeZone) ?? TimeZone(identifier: "UTC")!
         func iso(_ t: Int64) -> String { PlanAnswerJSON.iso(t, zone) }
@@ -22,7 +22,7 @@ extension AnswerDocument {
         itineraries = a.options.map { o in
             let it = o.itinerary, s = it.summary
             let legs = it.legs.map { leg in
-                Leg(mode: leg.mode.rawValue, instruction: leg.instruction, departure: iso(leg.departure),
+                Leg(mode: leg.mode.rawValue, instruction: leg.step.text(language), departure: iso(leg.departure),
                     arrival: iso(leg.arrival), from: place(leg.from), to: place(leg.to),
                     route: leg.ride.map { $0.routeShortName ?? $0.routeLongName ?? $0.routeId },
                     routeColor: leg.ride?.routeColor, routeTextColor: leg.ride?.routeTextColor,
@@ -30,7 +30,7 @@ extension AnswerDocument {
                     walkModel: leg.walk?.model.rawValue, walkSteps: leg.walk.map { walk in
                         walk.steps.map { s in
                             WalkStep(action: s.action.rawValue, street: s.street, kind: s.kind.name, meters: (s.meters * 10).rounded() / 10,
-                                     heading: s.heading, instruction: s.english, point: walk.start(of: s).map(position))
+                                     heading: s.heading, instruction: s.text(language), point: walk.start(of: s).map(position))
                         }
                     },
                     alerts: leg.ride != nil && realtime ? leg.alerts.map { a in
@@ -56,7 +56,7 @@ extension AnswerDocument {
         }
         recommended = a.recommended
         modelFirst = a.modelFirst
-        notices = a.notices.map { Notice(code: $0.code.rawValue, message: $0.message) }
+        notices = a.notices.map { Notice(code: $0.code.rawValue, message: $0.message(language)) }
         query = Query(time: iso(a.result.time), timeZone: a.result.timeZone, arriveBy: a.arriveBy)
         let utc = TimeZone(identifier: "UTC")!
         self.realtime = used?.map { u in

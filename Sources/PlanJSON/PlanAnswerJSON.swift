@@ -41,22 +41,22 @@ public enum PlanAnswerJSON {
     }
 
     /// A batch line's answer when there is no plan: the error, and no itineraries.
-    public static func error(_ e: PlanError) -> [String: Any] {
-        var o = apiError(e)
+    public static func error(_ e: PlanError, language: Language = .en) -> [String: Any] {
+        var o = apiError(e, language: language)
         o["itineraries"] = [Any]()
         return o
     }
 
     /// The error as the API answers it: `{"error": {"code", "message", "details"}}`.
-    public static func apiError(_ e: PlanError) -> [String: Any] {
-        ["error": ["code": e.code.rawValue, "message": e.message, "details": e.details.mapValues(\.json)] as [String: Any]]
+    public static func apiError(_ e: PlanError, language: Language = .en) -> [String: Any] {
+        ["error": ["code": e.code.rawValue, "message": e.message(language), "details": e.details.mapValues(\.json)] as [String: Any]]
     }
 
     /// The answer as JSON text; `feeds` (the API's: the feeds and versions it was planned
     /// on) when given. Written straight to text (`JSONWriter`), keys in sorted order.
     public static func answer(_ a: PlanAnswer, feeds: [(id: String, version: Int)]? = nil, realtime: [RealtimeUsed]? = nil,
-                              tripTokens: [String?]? = nil) -> String {
-        String(decoding: answerBytes(a, feeds: feeds, realtime: realtime, tripTokens: tripTokens), as: UTF8.self)
+                              tripTokens: [String?]? = nil, language: Language = .en) -> String {
+        String(decoding: answerBytes(a, feeds: feeds, realtime: realtime, tripTokens: tripTokens, language: language), as: UTF8.self)
     }
 
     /// One feed's realtime message an answer was planned on: its header time, its age when
@@ -83,8 +83,9 @@ public enum PlanAnswerJSON {
 
     /// `answer` as UTF-8 bytes (what the server sends, without a String in between).
     /// `tripTokens`: per option, the token that follows it (nil for the walk-only journey).
+    /// `language`: of the instructions and notices (the rest is data).
     public static func answerBytes(_ a: PlanAnswer, feeds: [(id: String, version: Int)]? = nil, realtime: [RealtimeUsed]? = nil,
-                                   tripTokens: [String?]? = nil) -> [UInt8] {
+                                   tripTokens: [String?]? = nil, language: Language = .en) -> [UInt8] {
         let r = a.result
         let zone = ZoneOffsets(TimeZone(identifier: r.timeZone) ?? TimeZone(identifier: "UTC")!)
         let p = r.parameters
@@ -100,12 +101,12 @@ public enum PlanAnswerJSON {
         let withRealtime = realtime != nil
         for (i, o) in a.options.enumerated() {
             itinerary(o, zone, recommended: i == a.recommended, modelFirst: i == a.modelFirst, realtime: withRealtime,
-                      tripToken: tripTokens.flatMap { i < $0.count ? $0[i] : nil }, into: &w)
+                      tripToken: tripTokens.flatMap { i < $0.count ? $0[i] : nil }, language: language, into: &w)
         }
         w.endArray()
         w.field("modelFirst", a.modelFirst)
         w.key("notices"); w.beginArray()
-        for n in a.notices { w.beginObject(); w.field("code", n.code.rawValue); w.field("message", n.message); w.endObject() }
+        for n in a.notices { w.beginObject(); w.field("code", n.code.rawValue); w.field("message", n.message(language)); w.endObject() }
         w.endArray()
         w.key("query"); w.beginObject()
         w.field("arriveBy", a.arriveBy)
@@ -170,7 +171,7 @@ public enum PlanAnswerJSON {
     }
 
     static func itinerary(_ o: PlanOption, _ zone: ZoneOffsets, recommended: Bool, modelFirst: Bool, realtime: Bool = false,
-                          tripToken: String? = nil, into w: inout JSONWriter) {
+                          tripToken: String? = nil, language: Language = .en, into w: inout JSONWriter) {
         let it = o.itinerary
         let s = it.summary
         w.beginObject()
@@ -182,7 +183,7 @@ public enum PlanAnswerJSON {
         for l in o.labels { w.string(l) }
         w.endArray()
         w.key("legs"); w.beginArray()
-        for leg in it.legs { self.leg(leg, zone, realtime: realtime, &w) }
+        for leg in it.legs { self.leg(leg, zone, realtime: realtime, language: language, &w) }
         w.endArray()
         w.key("map"); ItineraryMap(it).writeGeoJSON(&w)
         w.field("modelFirst", modelFirst)
@@ -214,7 +215,7 @@ public enum PlanAnswerJSON {
     }
 
     /// `realtime`: the answer was planned on realtime (every ride then says whether it has an update).
-    private static func leg(_ leg: ItineraryLeg, _ zone: ZoneOffsets, realtime: Bool, _ w: inout JSONWriter) {
+    private static func leg(_ leg: ItineraryLeg, _ zone: ZoneOffsets, realtime: Bool, language: Language, _ w: inout JSONWriter) {
         let ride = leg.ride
         let change = leg.mode == .walk && leg.from.stopId != nil && leg.to.stopId != nil
         let rt = leg.realtime
@@ -234,7 +235,7 @@ public enum PlanAnswerJSON {
         w.field("durationSeconds", leg.durationSeconds)
         w.key("from"); place(leg.from, &w)
         if let ride { w.field("geometrySource", ride.shapeId == nil ? "stops" : "shape"); w.field("headsign", ifPresent: ride.headsign) }
-        w.field("instruction", leg.instruction)
+        w.field("instruction", leg.step.text(language))
         if let ride {
             w.key("intermediateStops"); w.beginArray()
             for stop in ride.intermediateStops {
@@ -272,7 +273,7 @@ public enum PlanAnswerJSON {
         if let ride { w.field("trip", ride.tripId) }
         if let v = leg.vehicle { w.key("vehicle"); vehicle(v, &w) }
         if change { w.field("waitSeconds", leg.waitSeconds) }
-        if let walk = leg.walk { walkFields(walk, &w) }
+        if let walk = leg.walk { walkFields(walk, language: language, &w) }
         w.endObject()
     }
 
@@ -342,14 +343,14 @@ public enum PlanAnswerJSON {
 
     /// A walk leg's `walkModel` and `walkSteps` (empty for a beeline): each step's action,
     /// way, sentence and the point where it starts (as the map writes positions).
-    private static func walkFields(_ walk: WalkRoute, _ w: inout JSONWriter) {
+    private static func walkFields(_ walk: WalkRoute, language: Language, _ w: inout JSONWriter) {
         w.field("walkModel", walk.model.rawValue)
         w.key("walkSteps"); w.beginArray()
         for step in walk.steps {
             w.beginObject()
             w.field("action", step.action.rawValue)
             w.field("heading", ifPresent: step.heading)
-            w.field("instruction", step.english)
+            w.field("instruction", step.text(language))
             w.field("kind", step.kind.name)
             w.field("meters", (step.meters * 10).rounded() / 10)
             if let c = walk.start(of: step) {

@@ -16,67 +16,72 @@ import TransitModel
 /// by colour alone and a screen reader reads the same facts.
 public enum PlanAnswerText {
     public static func render(_ doc: AnswerDocument, from: String, to: String, option: Int? = nil,
-                              colour: Bool = false) -> String {
+                              colour: Bool = false, language: Language = .en) -> String {
         var out = ""
         func line(_ s: String = "") { out += s + "\n" }
+        func say(_ key: String, _ values: [String: String] = [:]) -> String { Catalogue.text(key, language, values) }
         let chosen = option ?? doc.recommended
         let q = doc.query
-        let times = Times(doc)
+        let times = Times(doc, language)
         let journeys = doc.itineraries.map(times.journey)
-        line("\(from) → \(to), \(q.arriveBy ? "arrive by" : "leave at") \(times.clock(times.asked)) on \(day(q.time)) (\(q.timeZone))")
+        line(say("text.header", ["from": from, "to": to, "how": say(q.arriveBy ? "text.arriveBy" : "text.leaveAt"),
+                                 "time": times.clock(times.asked), "day": day(q.time, language), "zone": q.timeZone]))
         for u in doc.realtime ?? [] { line(realtimeLine(u, times)) }
         if let gap = times.gap(doc, journeys) { line(gap) }
         if let note = times.repeatNote(journeys) { line(note) }
         // What makes the whole answer doubtful (local transit not covered at an end) is
         // read before the table, not after the steps.
-        for n in doc.notices where PlanAnswerText.firstNotices.contains(n.code) { line("Note: \(n.message)") }
+        for n in doc.notices where PlanAnswerText.firstNotices.contains(n.code) { line(say("text.note", ["text": n.message])) }
         line()
-        var rows = [["#", "Leave", "Arrive", "Time", "Changes", "Walk", "Modes", ""]]
+        let comma = language == .en ? ", " : "、"
+        var rows = [say("text.columns").components(separatedBy: "|") + [""]]
         for (i, it) in doc.itineraries.enumerated() {
             let s = it.summary, j = journeys[i]
-            rows.append(["\(i + 1)", times.clock(j.start), times.clock(j.end), Words.duration(minutes: j.minutes),
-                         s.rides == 0 ? "–" : "\(s.changes)", Words.distance(j.walkMeters),
-                         s.modes.isEmpty ? "walk" : s.modes.map(noun).joined(separator: ", "),
-                         it.labels.map(words).joined(separator: ", ")])
+            rows.append(["\(i + 1)", times.clock(j.start), times.clock(j.end), Words.duration(minutes: j.minutes, language),
+                         s.rides == 0 ? "–" : "\(s.changes)", Words.distance(j.walkMeters, language),
+                         s.modes.isEmpty ? say("text.walk") : s.modes.map { noun($0, language) }.joined(separator: comma),
+                         it.labels.map { words($0, language) }.joined(separator: comma)])
         }
-        let widths = (0..<rows[0].count).map { c in rows.map { $0[c].count }.max()! }
+        // Columns by the width a terminal gives each character (a Chinese one takes two).
+        let widths = (0..<rows[0].count).map { c in rows.map { TextWrap.width($0[c]) }.max()! }
         for row in rows {
             var text = "  " + row.enumerated().map { c, v in
-                c == row.count - 1 ? v : v.padding(toLength: widths[c], withPad: " ", startingAt: 0)
+                c == row.count - 1 ? v : v + String(repeating: " ", count: widths[c] - TextWrap.width(v))
             }.joined(separator: "  ")
             while text.hasSuffix(" ") { text.removeLast() }
             line(text)
         }
         line()
         let it = doc.itineraries[chosen], j = journeys[chosen]
-        line("Steps of option \(chosen + 1)" + (chosen == (doc.modelFirst ?? doc.recommended) ? " (\(q.arriveBy ? "latest departure" : "earliest arrival"))"
-                                                : chosen == doc.recommended ? " (recommended)" : "") + ":")
+        let why = chosen == (doc.modelFirst ?? doc.recommended) ? say(q.arriveBy ? "text.latestDeparture" : "text.earliestArrival")
+            : chosen == doc.recommended ? say("text.recommended") : nil
+        line(say("text.steps", ["n": "\(chosen + 1)", "why": why.map { (language == .en ? " " : "") + say("text.why", ["what": $0]) } ?? ""]))
         var steps = zip(it.legs, j.steps).map { (times.clock($0.1.start), colour ? badge($0.0) : $0.0.instruction) }
-        steps.append((times.clock(j.end), "Arrive"))
-        let numberWidth = String(steps.count).count, timeWidth = steps.map(\.0.count).max()!
+        steps.append((times.clock(j.end), say("text.arrive")))
+        let numberWidth = String(steps.count).count, timeWidth = steps.map { TextWrap.width($0.0) }.max()!
         // A walk along streets is still one step: its turns follow it, lettered, under its
         // sentence (a beeline walk has none).
         let subIndent = String(repeating: " ", count: 2 + numberWidth + 2 + timeWidth + 2)
         for (i, step) in steps.enumerated() {
             let n = String(repeating: " ", count: numberWidth - String(i + 1).count) + String(i + 1)
-            line("  \(n). \(step.0.padding(toLength: timeWidth, withPad: " ", startingAt: 0))  \(step.1)")
+            line("  \(n). \(step.0)\(String(repeating: " ", count: timeWidth - TextWrap.width(step.0)))  \(step.1)")
             guard i < it.legs.count else { continue }
             if let walkSteps = it.legs[i].walkSteps {
                 for (k, w) in walkSteps.enumerated() { line("\(subIndent)\(letters(k)). \(w.instruction)") }
             }
             // Stops a realtime ride passes without stopping that day.
             let skipped = it.legs[i].skippedStopNames
-            if !skipped.isEmpty { line("\(subIndent)Does not stop at \(skipped.joined(separator: ", "))") }
+            if !skipped.isEmpty { line(subIndent + say("text.doesNotStop", ["stops": skipped.joined(separator: comma)])) }
             // A ride's realtime alerts, each its header (else its description) and link.
             for a in it.legs[i].alerts ?? [] {
                 // One line of words: a producer's line breaks and double spaces are not the rider's.
-                let text = (a.header ?? a.description ?? "an alert without text (\(a.id))")
+                let text = (a.header ?? a.description ?? say("text.alertWithoutText", ["id": a.id]))
                     .split(whereSeparator: \.isWhitespace).joined(separator: " ")
-                line("\(subIndent)Alert: \(text)" + (a.url.map { " (\($0))" } ?? ""))
+                line(subIndent + say("text.alert", ["text": text]) + (a.url.map { " (\($0))" } ?? ""))
             }
         }
-        line(summary(it.summary, j))
-        for n in doc.notices where !PlanAnswerText.firstNotices.contains(n.code) { line("Note: \(n.message)") }
+        line(summary(it.summary, j, language))
+        for n in doc.notices where !PlanAnswerText.firstNotices.contains(n.code) { line(say("text.note", ["text": n.message])) }
         return out
     }
 
@@ -88,15 +93,17 @@ public enum PlanAnswerText {
         /// The time asked, at its minute.
         let asked: Int64
         let arriveBy: Bool
+        let language: Language
 
-        init(_ doc: AnswerDocument) {
+        init(_ doc: AnswerDocument, _ language: Language = .en) {
+            self.language = language
             zone = TimeZone(identifier: doc.query.timeZone) ?? TimeZone(identifier: "UTC")!
             askedDay = ServiceDate.parse(iso8601: String(doc.query.time.prefix(10))) ?? ServiceDate(daysSinceEpoch: 0)
             asked = ShownTimes.floorMinute(PlanAnswerText.instant(doc.query.time) ?? 0)
             arriveBy = doc.query.arriveBy
         }
 
-        func clock(_ t: Int64) -> String { ShownTimes.clock(t, zone, askedDay: askedDay) }
+        func clock(_ t: Int64) -> String { ShownTimes.localized(ShownTimes.clock(t, zone, askedDay: askedDay), language) }
 
         func journey(_ it: AnswerDocument.Itinerary) -> ShownTimes.Journey {
             ShownTimes.journey(it.legs.map { leg in
@@ -113,16 +120,16 @@ public enum PlanAnswerText {
             let rides = zip(doc.itineraries, journeys).filter { $0.0.summary.rides > 0 }.map(\.1)
             if arriveBy {
                 guard let last = rides.map(\.end).max(), (asked - last) / 60 > 60 else { return nil }
-                return "No service after \(clock(last)): the last arrival is \(Words.duration(minutes: Int((asked - last) / 60))) before the time asked."
+                return Catalogue.text("text.noServiceAfter", language, ["time": clock(last), "duration": Words.duration(minutes: Int((asked - last) / 60), language)])
             }
             guard let first = rides.map(\.start).min(), (first - asked) / 60 > 60 else { return nil }
-            return "No service until \(clock(first)): the first departure is \(Words.duration(minutes: Int((first - asked) / 60))) after the time asked."
+            return Catalogue.text("text.noServiceUntil", language, ["time": clock(first), "duration": Words.duration(minutes: Int((first - asked) / 60), language)])
         }
 
         /// What `(first)` and `(second)` mean, when a time shown is in an hour the clocks repeat.
         func repeatNote(_ journeys: [ShownTimes.Journey]) -> String? {
             let shown = [asked] + journeys.flatMap { j in [j.start, j.end] + j.steps.flatMap { [$0.start, $0.end] } }
-            return shown.first { ShownTimes.repeated($0, zone) != nil }.map { ShownTimes.repeatNote($0, zone) }
+            return shown.first { ShownTimes.repeated($0, zone) != nil }.map { ShownTimes.repeatNote($0, zone, language) }
         }
     }
 
@@ -130,17 +137,21 @@ public enum PlanAnswerText {
     /// old), 48 of 91 trip updates applied." (its age only when under a day: a recorded
     /// message replayed is as of its own time).
     static func realtimeLine(_ u: AnswerDocument.RealtimeMessageUsed, _ times: Times) -> String {
-        var text = "Realtime: \(u.feed)'s message"
+        let language = times.language
+        var of = ""
         if let t = u.messageTime.flatMap(instant) {
-            let clock = ShownTimes.clock(ShownTimes.floorMinute(t), times.zone, askedDay: times.askedDay)
+            let clock = times.clock(ShownTimes.floorMinute(t))
             let seconds = ((t % 60) + 60) % 60
             // The clock to the second: a message's time is when it was made, not a time to be somewhere.
-            text += " of \(clock.prefix(5)):\(seconds < 10 ? "0" : "")\(seconds)\(clock.dropFirst(5))"
-            if let age = u.ageSeconds, (0..<86_400).contains(age) {
-                text += age < 60 ? " (under a minute old)" : " (\(Words.duration(minutes: Int(age / 60))) old)"
+            var age = ""
+            if let a = u.ageSeconds, (0..<86_400).contains(a) {
+                age = a < 60 ? Catalogue.text("text.realtimeFresh", language)
+                    : Catalogue.text("text.realtimeAge", language, ["age": Words.duration(minutes: Int(a / 60), language)])
             }
+            of = Catalogue.text("text.realtimeOf", language, ["time": "\(clock.prefix(5)):\(seconds < 10 ? "0" : "")\(seconds)\(clock.dropFirst(5))",
+                                                              "age": age])
         }
-        return text + ", \(u.applied) of \(u.tripUpdates) trip update\(u.tripUpdates == 1 ? "" : "s") applied."
+        return Catalogue.text("text.realtime", language, ["feed": u.feed, "of": of, "applied": "\(u.applied)", "updates": "\(u.tripUpdates)"])
     }
 
     /// "a" … "z", then "aa", "ab" …: a walk's sub-steps, apart from the numbered steps.
@@ -180,16 +191,26 @@ public enum PlanAnswerText {
     public static func clock(_ iso: String) -> String { String(iso.dropFirst(11).prefix(5)) }
 
     /// "Monday 2020-05-04".
-    public static func day(_ iso: String) -> String {
+    public static func day(_ iso: String, _ language: Language = .en) -> String {
         let date = String(iso.prefix(10))
         guard let d = ServiceDate.parse(iso8601: date) else { return date }
-        return "\(weekdays[d.weekday]) \(date)"
+        return language == .en ? "\(weekdays[d.weekday]) \(date)" : "\(date) \(Catalogue.text("day.\(d.weekday)", language))"
     }
 
     /// By `ServiceDate.weekday` (0 is Monday).
     public static let weekdays = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 
     /// What sets an option apart, in words.
+    public static func words(_ label: String, _ language: Language) -> String {
+        guard language != .en else { return words(label) }
+        let parts = label.split(separator: ":", maxSplits: 1)
+        if parts.count == 2, let value = Int64(parts[1]) {
+            let values = ["duration": Words.duration(value, language), "n": "\(value)"]
+            return Catalogue.messages(language, prefixes: ["label.\(parts[0])"])["label.\(parts[0])"].map { Catalogue.fill($0, values) } ?? label
+        }
+        return Catalogue.messages(language, prefixes: ["label.\(label)"])["label.\(label)"] ?? label
+    }
+
     public static func words(_ label: String) -> String {
         switch label {
         case "walk-only": return "on foot"
@@ -220,7 +241,7 @@ public enum PlanAnswerText {
         return label.replacingOccurrences(of: "-", with: " ")
     }
 
-    static func noun(_ mode: String) -> String { LegMode(rawValue: mode)?.noun ?? mode.lowercased() }
+    static func noun(_ mode: String, _ language: Language = .en) -> String { LegMode(rawValue: mode)?.noun(language) ?? mode.lowercased() }
 
     /// The instruction with the route's name in its colours (when the route has some).
     static func badge(_ leg: AnswerDocument.Leg) -> String {
@@ -242,16 +263,18 @@ public enum PlanAnswerText {
     /// "44 min · 1 ride, no change · walk 100 m (2 min) · waiting 4 min · metro", in the
     /// numbers of the steps as shown (`ShownTimes`): the walking and waiting are the sums
     /// of the steps', and "no walking" when no step walks.
-    static func summary(_ s: AnswerDocument.Summary, _ j: ShownTimes.Journey) -> String {
-        var parts = [Words.duration(minutes: j.minutes)]
+    static func summary(_ s: AnswerDocument.Summary, _ j: ShownTimes.Journey, _ language: Language = .en) -> String {
+        func say(_ key: String, _ values: [String: String] = [:]) -> String { Catalogue.text(key, language, values) }
+        var parts = [Words.duration(minutes: j.minutes, language)]
         if s.rides > 0 {
-            parts.append("\(s.rides) ride\(s.rides == 1 ? "" : "s"), "
-                         + (s.changes == 0 ? "no change" : "\(s.changes) change\(s.changes == 1 ? "" : "s")"))
+            parts.append(say("text.ridesChanges", ["rides": say("text.rides", ["n": "\(s.rides)"]),
+                                                   "changes": s.changes == 0 ? say("text.noChange") : say("text.changes", ["n": "\(s.changes)"])]))
         }
         let walks = j.steps.contains(where: \.walks)
-        parts.append(walks ? "walk \(Words.distance(j.walkMeters)) (\(Words.duration(minutes: j.walkMinutes)))" : "no walking")
-        if s.rides > 1 { parts.append("waiting \(Words.duration(minutes: j.waitMinutes))") }
-        parts.append(s.modes.isEmpty ? "on foot" : s.modes.map(noun).joined(separator: ", "))
+        parts.append(walks ? say("text.walkFor", ["distance": Words.distance(j.walkMeters, language), "duration": Words.duration(minutes: j.walkMinutes, language)])
+                     : say("text.noWalking"))
+        if s.rides > 1 { parts.append(say("text.waiting", ["duration": Words.duration(minutes: j.waitMinutes, language)])) }
+        parts.append(s.modes.isEmpty ? say("text.onFoot") : s.modes.map { noun($0, language) }.joined(separator: language == .en ? ", " : "、"))
         return "  " + parts.joined(separator: " · ")
     }
 }

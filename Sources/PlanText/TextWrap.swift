@@ -15,6 +15,17 @@
 /// (a badge such as ` 8 `) is never broken. A line that fits is left exactly as it was.
 public enum TextWrap {
     /// `text` with every line fitted to `width` columns (at least 20).
+    /// Columns a terminal gives `text`: two for each wide (East Asian) character, one for
+    /// the rest (escape sequences not counted apart: callers pad plain text).
+    public static func width(_ text: String) -> Int {
+        text.unicodeScalars.reduce(0) { n, u in
+            let v = u.value
+            let wide = (0x1100...0x115F).contains(v) || (0x2E80...0xA4CF).contains(v) || (0xAC00...0xD7A3).contains(v)
+                || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v) || (0xFF00...0xFF60).contains(v) || (0xFFE0...0xFFE6).contains(v)
+            return n + (wide ? 2 : (u.properties.generalCategory == .nonspacingMark ? 0 : 1))
+        }
+    }
+
     public static func wrap(_ text: String, width: Int) -> String {
         let width = max(20, width)
         var out: [String] = []

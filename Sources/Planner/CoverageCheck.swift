@@ -62,35 +62,39 @@ extension JourneyPlanner {
     func outsideCoverage(end: String, feed: FeedIndex?, meters: Double, nearest: (stop: StopIndex, meters: Double)? = nil,
                          inPeriod: Bool) -> PlanError {
         let snapshot = network.snapshot
+        func say(_ key: String, _ l: Language, _ values: [String: String] = [:]) -> String {
+            Catalogue.text(key, l, values.merging(["end": Catalogue.text("end.\(end)", l)]) { a, _ in a })
+        }
         guard let feed else {
-            return PlanError(.outsideCoverage, "The \(end) is outside the area this service covers: no feed is loaded.",
-                             details: ["end": .text(end)])
+            return PlanError(.outsideCoverage, Localized { say("reason.noFeed", $0) }, details: ["end": .text(end)])
         }
         let id = snapshot.feedIds[feed.index], name = feedNames[feed.index]
         let region = name.isEmpty ? id : "\(name) (\(id))"
-        var message = inPeriod
-            ? "The \(end) is outside the area served on that day: no stop near it has service then; the nearest area with service is \(region)."
-            : "The \(end) is outside the area this service covers: "
         var details: [String: PlanDetail] = ["end": .text(end), "nearestRegion": .text(id), "regionName": .text(name)]
-        if !inPeriod {
-            if let nearest {
-                let stop = snapshot.stops[nearest.stop.index]
-                // Near enough to walk towards (a lake, the sea off a city): the stop is all a
-                // rider can be pointed to; from another continent the distance says it all.
-                message += "the nearest stop, \(stop.name), is \(Self.meters(nearest.meters)) away (beeline)"
-                    + (nearest.meters < 50_000 ? "; with no street map, it is the nearest place known to be walkable. " : ". ")
-                    + "The nearest region is \(region), \(Self.meters(meters)) away."
-                details["nearestStop"] = .text(stop.stopId)
-                details["nearestStopMeters"] = .number(nearest.meters.rounded())
-            } else {
-                message += "the nearest region is \(region), \(Self.meters(meters)) away."
+        let text: Localized
+        if inPeriod {
+            text = Localized { say("reason.outsideOnDay", $0, ["region": region]) }
+        } else if let nearest {
+            let stop = snapshot.stops[nearest.stop.index]
+            // Near enough to walk towards (a lake, the sea off a city): the stop is all a
+            // rider can be pointed to; from another continent the distance says it all.
+            text = Localized { l in
+                say("reason.outsideNearestStop", l, ["stop": stop.name, "stopDistance": Self.meters(nearest.meters, l), "region": region,
+                                                     "walkable": Catalogue.text(nearest.meters < 50_000 ? "reason.walkable" : "reason.walkableFar", l),
+                                                     "distance": Self.meters(meters, l)])
             }
-            details["distanceMeters"] = .number(meters.rounded())
+            details["nearestStop"] = .text(stop.stopId)
+            details["nearestStopMeters"] = .number(nearest.meters.rounded())
+        } else {
+            text = Localized { say("reason.outsideRegion", $0, ["region": region, "distance": Self.meters(meters, $0)]) }
         }
-        return PlanError(.outsideCoverage, message, details: details)
+        if !inPeriod { details["distanceMeters"] = .number(meters.rounded()) }
+        return PlanError(.outsideCoverage, text, details: details)
     }
 
     /// Meters as a sentence says them: whole meters up to a kilometre (rounded up, so a
     /// place 0.4 m outside is not "0 m" away), then `Words.distance`.
-    static func meters(_ m: Double) -> String { m < 1000 ? "\(Int(m.rounded(.up))) m" : Words.distance(m) }
+    static func meters(_ m: Double, _ language: Language = .en) -> String {
+        m < 1000 ? Catalogue.text("words.meters", language, ["n": "\(Int(m.rounded(.up)))"]) : Words.distance(m, language)
+    }
 }

@@ -18,28 +18,46 @@ public enum LegInstruction: Sendable, Equatable {
     /// "Change at Rondo Jagiellonów: wait 4 min"
     case changeWait(at: String, waitMinutes: Int)
 
+    /// A place as `ItineraryText.describe` names it, in `language`: "Central Station,
+    /// platform 2" reads "Central Station 2 号站台".
+    static func place(_ described: String, _ language: Language) -> String {
+        guard language != .en, let r = described.range(of: ", platform ", options: .backwards) else { return described }
+        return Catalogue.text("leg.platform", language, ["name": String(described[..<r.lowerBound]), "platform": String(described[r.upperBound...])])
+    }
+
     /// A time as shown inside brackets: "02:11 (second)" reads "02:11, second".
     static func unbracketed(_ time: String) -> String {
         time.replacingOccurrences(of: " (", with: ", ").replacingOccurrences(of: ")", with: "")
     }
 
     /// The sentence in plain English, for a person in a hurry.
-    public var english: String {
+    public var english: String { text(.en) }
+
+    /// The sentence in `language` (the catalogue's `leg.*` messages).
+    public func text(_ language: Language) -> String {
         typealias T = Words
+        func say(_ key: String, _ values: [String: String] = [:]) -> String { Catalogue.text(key, language, values) }
         switch self {
         case .walk(let m, let minutes, let to):
             // A few steps (`ShownTimes.fewStepsMeters`) take no minute and are not walking.
-            if m < ShownTimes.fewStepsMeters { return to.map { "Go to \($0), a few steps away" } ?? "Your destination is a few steps away" }
-            return "Walk \(T.distance(m)) (\(T.duration(minutes: minutes))) to \(to ?? "your destination")"
+            let to = to.map { Self.place($0, language) }
+            if m < ShownTimes.fewStepsMeters { return to.map { say("leg.fewSteps", ["to": $0]) } ?? say("leg.fewStepsHome") }
+            let values = ["distance": T.distance(m, language), "duration": T.duration(minutes: minutes, language)]
+            return to.map { say("leg.walk", values.merging(["to": $0]) { a, _ in a }) } ?? say("leg.walkHome", values)
         case .ride(let mode, let route, let headsign, let departure, let from, let stops, let to, let arrival):
-            return "Take \(mode.noun) \(route)\(headsign.map { " towards \($0)" } ?? "") at \(departure) from \(from), "
-                + "\(stops) stop\(stops == 1 ? "" : "s"), get off at \(to) (\(Self.unbracketed(arrival)))"
+            return say("leg.ride", ["mode": mode.noun(language), "route": route, "towards": headsign.map { say("leg.towards", ["headsign": $0]) } ?? "",
+                                    "departure": ShownTimes.localized(departure, language), "from": Self.place(from, language), "stops": "\(stops)",
+                                    "to": Self.place(to, language),
+                                    "arrival": language == .en ? Self.unbracketed(arrival) : ShownTimes.localized(arrival, language)])
         case .changeWalk(let m, let minutes, let to, let wait):
+            let to = Self.place(to, language)
             // Platforms a few meters apart: neither distance nor minutes say anything.
-            let how = m < ShownTimes.fewStepsMeters ? "walk to \(to)" : "walk \(T.distance(m)) to \(to) (\(T.duration(minutes: minutes)))"
-            return "Change: \(how)" + (wait > 0 ? ", then wait \(T.duration(minutes: wait))" : "")
+            let how = m < ShownTimes.fewStepsMeters ? say("leg.changeWalkShort", ["to": to])
+                : say("leg.changeWalk", ["distance": T.distance(m, language), "to": to, "duration": T.duration(minutes: minutes, language)])
+            return how + (wait > 0 ? say("leg.thenWait", ["wait": T.duration(minutes: wait, language)]) : "")
         case .changeWait(let at, let wait):
-            return wait > 0 ? "Change at \(at): wait \(T.duration(minutes: wait))" : "Change at \(at)"
+            let at = Self.place(at, language)
+            return wait > 0 ? say("leg.changeWait", ["at": at, "wait": T.duration(minutes: wait, language)]) : say("leg.changeAt", ["at": at])
         }
     }
 }

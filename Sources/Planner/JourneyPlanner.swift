@@ -151,11 +151,20 @@ public enum PlanReason: String, Sendable, CaseIterable {
 /// Why a plan has no itinerary: the reason, a plain sentence, and details a program can use.
 public struct PlanError: Error, Sendable, Equatable, CustomStringConvertible {
     public let code: PlanReason
+    /// In English.
     public let message: String
     public let details: [String: PlanDetail]
+    /// The message in every language, for a refusal a rider can meet (a request's own
+    /// mistakes, such as a bad parameter, are told in English only).
+    public let localized: Localized?
     public init(_ code: PlanReason, _ message: String, details: [String: PlanDetail] = [:]) {
-        self.code = code; self.message = message; self.details = details
+        self.code = code; self.message = message; self.details = details; localized = nil
     }
+    public init(_ code: PlanReason, _ text: Localized, details: [String: PlanDetail] = [:]) {
+        self.code = code; message = text.english; self.details = details; localized = text
+    }
+    /// The message in `language` (English where it has no other).
+    public func message(_ language: Language) -> String { localized?[language] ?? message }
     public var description: String { "\(code.rawValue): \(message)" }
 }
 
@@ -217,14 +226,15 @@ public struct ModeFilter: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// "using only tram and bus", "without metro".
-    public var sentence: String {
+    public var sentence: String { sentence(.en) }
+
+    public func sentence(_ language: Language) -> String {
         let transit = LegMode.allCases.filter { $0 != .walk }
         let on = transit.filter { allowed.contains($0) }, off = transit.filter { !allowed.contains($0) }
-        func list(_ m: [LegMode]) -> String {
-            m.count <= 1 ? m.map(\.noun).joined() : m.dropLast().map(\.noun).joined(separator: ", ") + " and " + m.last!.noun
-        }
-        if on.isEmpty { return "without any transit" }
-        return on.count <= off.count ? "using only \(list(on))" : "without \(list(off))"
+        func list(_ m: [LegMode]) -> String { Words.list(m.map { $0.noun(language) }, language) }
+        if on.isEmpty { return Catalogue.text("reason.noTransit", language) }
+        return on.count <= off.count ? Catalogue.text("reason.onlyModes", language, ["modes": list(on)])
+            : Catalogue.text("reason.withoutModes", language, ["modes": list(off)])
     }
 }
 
@@ -718,10 +728,10 @@ public final class JourneyPlanner: Sendable {
     func noStopNearby(end: String, _ nearby: NearbyStops, _ p: RoutingParameters, _ filter: RideFilter) -> PlanError {
         let point = nearby.point
         var nearest = nearby.nearest
-        var kind = "stop"
+        var kind = "reason.kindStop"
         if let allowed = filter.stops {
             // The nearest stop the filter allows: widen the search until one turns up.
-            kind = "wheelchair-accessible stop"
+            kind = "reason.kindAccessible"
             nearest = nil
             var radius = 2_000.0
             while nearest == nil && radius <= 64_000 {
@@ -730,7 +740,7 @@ public final class JourneyPlanner: Sendable {
             }
         }
         var details: [String: PlanDetail] = ["end": .text(end), "maxAccessWalk": .number(p.maxAccessWalk)]
-        let how: String
+        let how: (Language) -> String
         if let nearest {
             // On foot: along the streets where both snap and a walk is found (within twice
             // the beeline and a kilometer more), else the beeline's walk.
@@ -742,11 +752,15 @@ public final class JourneyPlanner: Sendable {
             let meters = walk.rounded()
             details["nearestStopMeters"] = .number(meters)
             details["nearestStop"] = .text(network.snapshot.stops[nearest.stop.index].stopId)
-            how = "the nearest \(kind) is \(Int(meters)) m away on foot"
+            how = { Catalogue.text("reason.nearestOnFoot", $0, ["kind": Catalogue.text(kind, $0), "meters": "\(Int(meters))"]) }
         } else {
-            how = "no \(kind) is known near it"
+            how = { Catalogue.text("reason.noneKnown", $0, ["kind": Catalogue.text(kind, $0)]) }
         }
-        return PlanError(.noStopNearby, "There is no \(kind) within \(Int(p.maxAccessWalk)) m walk of the \(end): \(how).",
+        let text = Localized { l in
+            Catalogue.text("reason.noStopNearby", l, ["kind": Catalogue.text(kind, l), "max": "\(Int(p.maxAccessWalk))",
+                                                       "end": Catalogue.text("end.\(end)", l), "how": how(l)])
+        }
+        return PlanError(.noStopNearby, text,
                          details: details)
     }
 }

@@ -41,7 +41,15 @@ public struct PlanNotice: Sendable, Equatable {
         case outlyingService = "OUTLYING_SERVICE"
     }
     public var code: Code
+    /// In English.
     public var message: String
+    /// The message in every language.
+    public var localized: Localized?
+
+    public init(code: Code, message: String) { self.code = code; self.message = message }
+    public init(code: Code, _ text: Localized) { self.code = code; message = text.english; localized = text }
+
+    public func message(_ language: Language) -> String { localized?[language] ?? message }
 }
 
 /// What a plan request gets back: alternatives a person can compare at a glance, ordered
@@ -128,7 +136,7 @@ extension JourneyPlanner {
         let places = try resolve(query)
         let origin = places.origin.point, destination = places.destination.point
         if Geodesic.distance(origin, destination) < 1 {
-            throw PlanError(.samePlace, "The origin and the destination are the same place: there is nowhere to go.")
+            throw PlanError(.samePlace, Localized { Catalogue.text("reason.samePlace", $0) })
         }
         // Coverage: both ends inside a region (near a stop with service on the model's days).
         let days = when(query.time, zoneName: places.zoneName).days
@@ -205,20 +213,18 @@ extension JourneyPlanner {
 
         var notices = outlyingNotices(ends.map(\.2))
         if cutShort {
-            notices.append(PlanNotice(code: .alternativesCutShort,
-                                      message: "Not every alternative in the window was looked for: the request ran out of time."))
+            notices.append(PlanNotice(code: .alternativesCutShort, Localized { Catalogue.text("notice.cutShort", $0) }))
         }
         if query.wheelchair {
             let unknown = accessibilityUnknown()
-            var message = "Wheelchair: only stops and trips marked accessible are used."
-            if unknown.stops > 0 || unknown.trips > 0 {
-                message += " \(unknown.stops) of \(unknown.boardableStops) stops and \(unknown.trips) of \(unknown.allTrips) trips "
-                    + "have no accessibility information and count as not accessible."
-            }
-            notices.append(PlanNotice(code: .wheelchair, message: message))
+            notices.append(PlanNotice(code: .wheelchair, Localized { l in
+                Catalogue.text("notice.wheelchair", l) + (unknown.stops > 0 || unknown.trips > 0
+                    ? Catalogue.text("notice.wheelchairUnknown", l, ["stops": "\(unknown.stops)", "boardable": "\(unknown.boardableStops)",
+                                                                   "trips": "\(unknown.trips)", "allTrips": "\(unknown.allTrips)"]) : "")
+            }))
         }
         if let outside, chosen.contains(where: { $0.journey.rides == 0 }) {
-            notices.append(PlanNotice(code: .outsideServicePeriod, message: outside.message))
+            notices.append(PlanNotice(code: .outsideServicePeriod, outside.localized ?? Localized { _ in outside.message }))
         }
         guard !chosen.isEmpty else {
             if let outside { throw outside }
@@ -269,36 +275,45 @@ extension JourneyPlanner {
         if feeds.isEmpty { feeds = Set((0..<snapshot.feedIds.count).map(Int32.init)) }
         let d = queryDate(result)
         let before = d.adding(days: -1), after = d.adding(days: 1)
-        var periods: [String] = [], details: [PlanDetail] = []
+        var periods: [(Language) -> String] = [], details: [PlanDetail] = []
         for f in feeds.sorted() {
+            let feed = snapshot.feedIds[Int(f)]
             guard let period = servicePeriods[Int(f)] else {
-                periods.append("\(snapshot.feedIds[Int(f)]) has no service at all")
+                periods.append { Catalogue.text("reason.noServiceAtAll", $0, ["feed": feed]) }
                 details.append(.object(["feed": .text(snapshot.feedIds[Int(f)])]))
                 continue
             }
             if after >= period.first && before <= period.last { return nil }
-            periods.append("\(snapshot.feedIds[Int(f)]) runs from \(period.first.iso8601) to \(period.last.iso8601)")
+            periods.append { Catalogue.text("reason.runs", $0, ["feed": feed, "start": period.first.iso8601, "end": period.last.iso8601]) }
             details.append(.object(["feed": .text(snapshot.feedIds[Int(f)]), "start": .text(period.first.iso8601),
                                     "end": .text(period.last.iso8601)]))
         }
-        return PlanError(.outsideServicePeriod,
-                         "There is no service on \(d.iso8601): the timetable\(periods.count == 1 ? "" : "s of") \(periods.joined(separator: "; ")).",
+        let text = Localized { l in
+            Catalogue.text("reason.noService", l, ["date": d.iso8601, "timetables": Catalogue.text(periods.count == 1 ? "reason.timetable" : "reason.timetables", l),
+                                                    "periods": periods.map { $0(l) }.joined(separator: l == .en ? "; " : "；")])
+        }
+        return PlanError(.outsideServicePeriod, text,
                          details: ["date": .text(d.iso8601), "feeds": .list(details)])
     }
 
     /// NO_CONNECTION: stops are near both ends and service runs, but nothing connects them.
     func noConnection(_ query: PlanQuery, _ result: PlanResult) -> PlanError {
         let p = query.parameters
-        var limits = ["with at most \(p.maxTransfers) change\(p.maxTransfers == 1 ? "" : "s")"]
-        if let modes = query.modes { limits.append(modes.sentence) }
-        if query.wheelchair { limits.append("on wheelchair-accessible stops and trips") }
-        let when = query.arriveBy ? "arrives by \(ItineraryText.clock(result.time, TimeZone(identifier: result.timeZone)!))"
-                                  : "leaves after \(ItineraryText.clock(result.time, TimeZone(identifier: result.timeZone)!))"
+        func limits(_ l: Language) -> String {
+            var limits = [Catalogue.text("reason.maxChanges", l, ["n": "\(p.maxTransfers)"])]
+            if let modes = query.modes { limits.append(modes.sentence(l)) }
+            if query.wheelchair { limits.append(Catalogue.text("reason.wheelchairOnly", l)) }
+            return limits.joined(separator: l == .en ? ", " : "，")
+        }
+        let time = ItineraryText.clock(result.time, TimeZone(identifier: result.timeZone)!)
         var details: [String: PlanDetail] = ["date": .text("\(queryDate(result).iso8601)"), "maxTransfers": .number(Double(p.maxTransfers)),
                                              "wheelchair": .flag(query.wheelchair)]
         if let modes = query.modes { details["modes"] = .text(modes.description) }
-        return PlanError(.noConnection,
-                         "No connection: nothing that \(when) on \(queryDate(result).iso8601) reaches the destination "
-                         + limits.joined(separator: ", ") + ".", details: details)
+        let date = queryDate(result).iso8601
+        let text = Localized { l in
+            Catalogue.text("reason.noConnection", l, ["when": Catalogue.text(query.arriveBy ? "reason.arrivesBy" : "reason.leavesAfter", l, ["time": time]),
+                                                       "date": date, "limits": limits(l)])
+        }
+        return PlanError(.noConnection, text, details: details)
     }
 }

@@ -59,12 +59,11 @@ extension JourneyPlanner {
         let stops = feeds.contains { feedHasAccessibilityData[$0].stops }, trips = feeds.contains { feedHasAccessibilityData[$0].trips }
         guard !stops || !trips else { return }
         let names = feeds.map { feedNames[$0].isEmpty ? network.snapshot.feedIds[$0] : feedNames[$0] }
-        let marks = names.count == 1 ? "marks" : "mark"
-        let what = !stops && !trips ? "\(Self.list(names)) \(marks) no stop and no trip as wheelchair accessible or not"
-            : stops ? "\(Self.list(names)) \(marks) which stops are wheelchair accessible but no trip"
-            : "\(Self.list(names)) \(marks) which trips are wheelchair accessible but no stop"
-        throw PlanError(.noAccessibilityData,
-                        "\(what), so no step-free trip can be planned here: plan without wheelchair and check with the operator.",
+        let key = !stops && !trips ? "reason.marksNothing" : stops ? "reason.marksStopsOnly" : "reason.marksTripsOnly"
+        let text = Localized { l in
+            Catalogue.text("reason.noAccessibilityData", l, ["what": Catalogue.text(key, l, ["names": Words.list(names, l), "count": "\(names.count)"])])
+        }
+        throw PlanError(.noAccessibilityData, text,
                         details: ["feeds": .list(feeds.map { .text(network.snapshot.feedIds[$0]) }),
                                   "stopsMarked": .flag(stops), "tripsMarked": .flag(trips)])
     }
@@ -73,9 +72,12 @@ extension JourneyPlanner {
     func modeNotInRegion(_ modes: ModeFilter, running: Set<LegMode>) -> PlanError {
         let asked = LegMode.allCases.filter { modes.allowed.contains($0) }
         let has = LegMode.allCases.filter { running.contains($0) }
-        let what = asked.count > 3 ? "None of the modes asked for runs" : "No \(Self.list(asked.map(\.noun), or: true))"
-        return PlanError(.modeNotInRegion,
-                         "\(what) in this region (it has: \(has.map(\.noun).joined(separator: ", "))).",
+        let text = Localized { l in
+            let what = asked.count > 3 ? Catalogue.text("reason.noneOfModes", l)
+                : Catalogue.text("reason.noMode", l, ["modes": Words.list(asked.map { $0.noun(l) }, l, or: true)])
+            return Catalogue.text("reason.modeNotInRegion", l, ["what": what, "has": has.map { $0.noun(l) }.joined(separator: l == .en ? ", " : "、")])
+        }
+        return PlanError(.modeNotInRegion, text,
                          details: ["modes": .text(modes.description),
                                    "regionModes": .list(has.map { .text($0.rawValue) })])
     }
@@ -87,16 +89,11 @@ extension JourneyPlanner {
         for case .outlying(let place) in standings where seen.insert("\(place.feed.index)/\(place.name)").inserted {
             let f = place.feed.index
             let region = feedNames[f].isEmpty ? network.snapshot.feedIds[f] : feedNames[f]
-            out.append(PlanNotice(code: .outlyingService,
-                                  message: "Local transit at \(place.name) is not covered: \(region) only reaches it, with "
-                                  + "\(place.tripsPerDay) trip\(place.tripsPerDay == 1 ? "" : "s") a day, "
-                                  + "\(Words.distance(place.networkMeters)) from the network it runs."))
+            out.append(PlanNotice(code: .outlyingService, Localized { l in
+                Catalogue.text("notice.outlying", l, ["place": place.name, "region": region, "n": "\(place.tripsPerDay)",
+                                                      "distance": Words.distance(place.networkMeters, l)])
+            }))
         }
         return out
-    }
-
-    /// "a", "a and b", "a, b and c" ("or" instead of "and" when asked).
-    static func list(_ items: [String], or: Bool = false) -> String {
-        items.count <= 1 ? items.joined() : items.dropLast().joined(separator: ", ") + (or ? " or " : " and ") + items.last!
     }
 }

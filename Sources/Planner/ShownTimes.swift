@@ -120,6 +120,28 @@ public enum ShownTimes {
         return text
     }
 
+    /// A time as shown (`clock`, `withDelay`) in `language`: "09:10 Fri" reads "09:10 周五",
+    /// "01:30 (second, +3 min)" reads "01:30（第二次，晚 3 分钟）". English is returned as it is.
+    public static func localized(_ shown: String, _ language: Language) -> String {
+        guard language != .en else { return shown }
+        var head = shown, inner: [String] = []
+        if shown.hasSuffix(")"), let open = shown.range(of: " (", options: .backwards) {
+            head = String(shown[..<open.lowerBound])
+            inner = shown[open.upperBound..<shown.index(before: shown.endIndex)].components(separatedBy: ", ")
+        }
+        if let i = weekdays.firstIndex(where: { head.hasSuffix(" " + $0) }) {
+            head = String(head.dropLast(weekdays[i].count)) + Catalogue.text("dayShort.\(i)", language)
+        }
+        let words = inner.map { w -> String in
+            if w == "first" || w == "second" { return Catalogue.text("time.\(w)", language) }
+            if w == "on time" { return Catalogue.text("time.onTime", language) }
+            if w.hasPrefix("+"), let n = Int(w.dropFirst().prefix { $0.isNumber }) { return Catalogue.text("time.late", language, ["n": "\(n)"]) }
+            if w.hasSuffix(" min early"), let n = Int(w.prefix { $0.isNumber }) { return Catalogue.text("time.early", language, ["n": "\(n)"]) }
+            return w
+        }
+        return words.isEmpty ? head : head + "（" + words.joined(separator: "，") + "）"
+    }
+
     /// A realtime ride's time as shown with its delay in minutes beside it: "08:38 (+3 min)",
     /// "08:31 (2 min early)", "08:35 (on time)"; inside the brackets a time already has
     /// ("01:30 (second, +3 min)"). The minutes are those between the scheduled and the
@@ -134,12 +156,11 @@ public enum ShownTimes {
 
     /// The sentence that explains `(first)` and `(second)`, for the night of `t` (a time in
     /// the repeated hour): "On Sunday 2020-10-25 the clocks go back 1 h: …".
-    public static func repeatNote(_ t: Int64, _ zone: TimeZone) -> String {
+    public static func repeatNote(_ t: Int64, _ zone: TimeZone, _ language: Language = .en) -> String {
         let before = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(t - 7200))))
         let after = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(t + 7200))))
         let day = JourneyPlanner.localDate(t, zone)
-        let names = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
-        return "On \(names[day.weekday]) \(day.iso8601) the clocks go back \(Words.duration(minutes: Int((before - after) / 60))): "
-            + "a time marked (first) is before they do, (second) after."
+        return Catalogue.text("text.clocksBack", language, ["day": Catalogue.text("day.\(day.weekday)", language), "date": day.iso8601,
+                                                            "duration": Words.duration(minutes: Int((before - after) / 60), language)])
     }
 }

@@ -46,13 +46,16 @@ public struct TransitAPI: Sendable {
     public let follow: FollowHub
     /// Seconds between the streams' heartbeat comments.
     public let heartbeatSeconds: Double
+    /// The trip planner page at `/`.
+    public let page: TripPage
 
     /// `tokenSecret`: the key of the trip tokens (servers that share it read each other's;
     /// nil: a random one, so tokens last as long as the process).
     public init(live: LiveTimetable, planBudget: Double = 2, planThreads: Int = ProcessInfo.processInfo.activeProcessorCount,
                 planRate: Double = 0, planBurst: Int = 1, cors: CORSPolicy = CORSPolicy(), realtime: RealtimeFeeds? = nil,
                 clock: FollowClock = .system, tokenSecret: [UInt8]? = nil, maxStreams: Int = 10_000, maxStreamsPerClient: Int = 16,
-                heartbeatSeconds: Double = 15, logger: Logger) {
+                heartbeatSeconds: Double = 15, page: TripPage = TripPage(), logger: Logger) {
+        self.page = page
         self.live = live; self.planBudget = planBudget; self.logger = logger; self.cors = cors; self.realtime = realtime
         self.clock = clock; self.heartbeatSeconds = heartbeatSeconds
         tokens = TripTokens(secret: tokenSecret ?? TripTokens.randomSecret())
@@ -85,6 +88,31 @@ public struct TransitAPI: Sendable {
         router.get("/v1/trips/:token/events") { request, context in
             try self.events(request, token: context.parameters.get("token") ?? "", client: "\(RateLimiter.key(context.remoteAddress))")
         }
+        router.get("/") { request, _ in try self.page.page("index.html", request) }
+        router.get("/page/messages.json") { request, _ in
+            let q = try QueryParameters(request.uri.query, allowed: ["lang"])
+            let language = try Self.language(q, request)
+            var response = Self.json(200, TripPage.messages(language))
+            response.headers[.cacheControl] = "no-cache"
+            response.headers[.contentLanguage] = language.rawValue
+            return response
+        }
+        router.get("/page/config.json") { request, _ in
+            _ = try QueryParameters(request.uri.query, allowed: [])
+            return Self.json(200, self.page.config())
+        }
+        router.get("/page/:file") { request, context in try self.page.page(context.parameters.get("file") ?? "", request) }
+        router.get("/leaflet/:file") { request, context in try self.page.leafletFile(context.parameters.get("file") ?? "", request) }
+        router.get("/leaflet/images/:file") { request, context in
+            try self.page.leafletFile("images/" + (context.parameters.get("file") ?? ""), request)
+        }
+        router.get("/v1/network") { request, _ in
+            _ = try QueryParameters(request.uri.query, allowed: [])
+            let s = try self.served()
+            var response = Self.response(200, ByteBuffer(bytes: s.networkMap), contentType: "application/geo+json")
+            response.headers[.cacheControl] = "no-cache"
+            return response
+        }
         router.get("/openapi.json") { request, _ in
             _ = try QueryParameters(request.uri.query, allowed: [])
             return Self.response(200, OpenAPIDocument.served, contentType: "application/json")
@@ -104,6 +132,15 @@ public struct TransitAPI: Sendable {
                                  "burst": .number(Double(burst))])
     }
 
+    /// The answer's language: `lang`, else the first offered one of `Accept-Language`, else English.
+    static func language(_ q: QueryParameters, _ request: Request) throws(APIError) -> Language {
+        if let tag = try q.text(APIParameters.lang) {
+            guard let l = Language(tag: tag) else { throw APIError.badParameter("lang", tag, APIParameters.lang.allowed) }
+            return l
+        }
+        return request.headers[.acceptLanguage].flatMap { Language(acceptLanguage: $0) } ?? .en
+    }
+
     func served() throws(APIError) -> ServedTimetable {
         guard let s = live.served else {
             let db = live.databaseStatus
@@ -117,6 +154,7 @@ public struct TransitAPI: Sendable {
 
     func plan(_ request: Request, deadline: UInt64) throws -> Response {
         let q = try QueryParameters(request.uri.query, allowed: PlanParameters.names)
+        let language = try Self.language(q, request)
         var (query, n) = try PlanParameters.query(q, now: clock.now())
         let s = try served()
         // Within the document's range but beyond this timetable's footpaths: the request
@@ -132,12 +170,14 @@ public struct TransitAPI: Sendable {
         case .itineraries(let answer):
             let used = query.realtime ? realtime : nil
             let tripTokens = answer.options.map { o in s.matcher.followedTrip(o.journey).map(tokens.token) }
-            return Self.response(200, ByteBuffer(bytes: PlanAnswerJSON.answerBytes(answer, feeds: s.feeds.map { ($0.id, $0.version) },
+            var response = Self.response(200, ByteBuffer(bytes: PlanAnswerJSON.answerBytes(answer, feeds: s.feeds.map { ($0.id, $0.version) },
                                                                                    realtime: used.map { PlanAnswerJSON.realtimeSummary($0, now: clock.now()) },
-                                                                                   tripTokens: tripTokens)),
-                                 contentType: "application/json")
+                                                                                   tripTokens: tripTokens, language: language)),
+                                         contentType: "application/json")
+            response.headers[.contentLanguage] = language.rawValue
+            return response
         case .noItinerary(let reason):
-            throw APIError.from(reason)
+            throw APIError.from(reason, language: language)
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import PlanJSON
 import Planner
+import TransitModel
 
 /// Every error code the API answers, each with its HTTP status (README, "Errors"). The
 /// switch has no default: a new code must be given its status here.
@@ -101,8 +102,8 @@ public struct APIError: Error, Sendable {
 
     /// The planner's reasons, with their codes' statuses: a request that is well formed
     /// but has no itinerary is 422; a stop that does not exist is 404.
-    public static func from(_ e: PlanError) -> APIError {
-        APIError(code(of: e.code), e.message, details: e.details)
+    public static func from(_ e: PlanError, language: Language = .en) -> APIError {
+        APIError(code(of: e.code), e.message(language), details: e.details)
     }
 
     /// The API's code for each of the planner's reasons (the same words; no default, so a

@@ -66,13 +66,18 @@ public enum APIParameters {
     public static let modes = ParameterSpec("modes", .text(minLength: 1, maxLength: 200, pattern: whole(modeList)),
                                                 allowed: "transit modes such as TRAM,SUBWAY, or -BUS for all but buses",
                                                 "Only these transit modes (`TRAM,SUBWAY`), or all but these (`-BUS`); any case, `-`, `_` or a space alike; the common names METRO, UNDERGROUND, TUBE (SUBWAY), TRAIN (RAIL), STREETCAR, LIGHT_RAIL, LIGHTRAIL (TRAM), BOAT, WATER_TAXI (FERRY), CABLE_CAR (CABLE_TRAM), AERIAL_LIFT, CABLE_WAY (GONDOLA), TROLLEY (TROLLEYBUS), PLANE, AIR (AIRPLANE) are accepted; a mode the region does not have is MODE_NOT_IN_REGION")
+    /// The offered languages' tags, any region or script after them (`Language(tag:)`).
+    public static let lang = ParameterSpec("lang", .text(minLength: 2, maxLength: 35, pattern: whole("(?:[Ee][Nn]|[Zz][Hh])(?:[-_][A-Za-z0-9]{1,8})*")),
+                                           defaultWords: "the request's Accept-Language, else en",
+                                           allowed: "en or zh-Hans (zh, zh-CN alike)",
+                                           "The language of the instructions, notices and refusals: `en` or `zh-Hans`; without it, the first offered one of `Accept-Language`, else English. The answer's `Content-Language` says which")
     public static let wheelchair = ParameterSpec("wheelchair", .boolean(default: false), "Only stops and trips marked wheelchair accessible")
 
     /// Every parameter `/v1/plan` takes, in the document's order: the request's own, then
     /// the routing model's.
     public static let plan: [ParameterSpec] = [from, to, planFeed, planTime, arriveBy, PlanRequestParameters.window,
                                                PlanRequestParameters.numItineraries, modes, wheelchair, PlanRequestParameters.streets,
-                                               PlanRequestParameters.realtime]
+                                               PlanRequestParameters.realtime, lang]
         + RoutingParameters.Spec.all
 
     // MARK: /v1/stops

@@ -25,6 +25,15 @@ public final class ServedTimetable: Sendable {
     /// Followed trips' rides found in this timetable, and its itineraries made into trips to follow.
     public let matcher: TripMatcher
     private let coverageState = Mutex<CoverageState>(.building)
+    private let networkMapSlot = Mutex<[UInt8]?>(nil)
+
+    /// The network as the page's map background (`/v1/network`), made at its first request.
+    public var networkMap: [UInt8] {
+        if let m = networkMapSlot.withLock({ $0 }) { return m }
+        let m = NetworkMapJSON.geoJSON(self)
+        networkMapSlot.withLock { $0 = m }
+        return m
+    }
     private let realtimeSlot = Mutex<(state: RealtimeState?, builtAt: Date?, builtSeconds: Double, swaps: Int)>((nil, nil, 0, 0))
 
     public enum CoverageState: Sendable {

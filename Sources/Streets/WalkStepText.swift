@@ -7,6 +7,37 @@ extension WalkStep {
     /// steps".
     public var english: String { sentence + ", " + Self.distance(meters) }
 
+    /// The step with its distance in `language` (the catalogue's `step.*` messages).
+    public func text(_ language: Language) -> String {
+        guard language != .en else { return english }
+        return Catalogue.text("step.withDistance", language, ["sentence": sentence(language), "distance": Self.distance(meters, language)])
+    }
+
+    /// The step without its distance, in `language`.
+    public func sentence(_ language: Language) -> String {
+        guard language != .en else { return sentence }
+        func say(_ key: String, _ way: String) -> String { Catalogue.text(key, language, ["way": way]) }
+        let way = street ?? kind.unnamed(language)
+        switch action {
+        case .depart:
+            let across = kind == .area || kind == .crossing
+            guard let heading else { return say(across ? "step.startAcross" : "step.start", way) }
+            return Catalogue.text(across ? "step.headAcross" : "step.head", language,
+                                  ["way": way, "heading": Catalogue.text("heading.\(heading)", language)])
+        case .continueOn: return say("step.continue", way)
+        case .left: return say("step.left", way)
+        case .right: return say("step.right", way)
+        case .slightLeft: return say("step.slightLeft", way)
+        case .slightRight: return say("step.slightRight", way)
+        case .sharpLeft: return say("step.sharpLeft", way)
+        case .sharpRight: return say("step.sharpRight", way)
+        case .uTurn: return Catalogue.text("step.uTurn", language)
+        case .steps: return Catalogue.text("step.steps", language)
+        case .cross: return say("step.cross", street ?? StreetKind.road.unnamed(language))
+        case .crossArea: return say("step.cross", street ?? StreetKind.area.unnamed(language))
+        }
+    }
+
     /// The step without its distance: "Head north on Via Torino", "Turn slightly right onto
     /// Via Dante", "Make a U-turn", "Take the steps", "Cross Corso Buenos Aires", "Cross
     /// Piazza del Duomo", "Continue on the footpath".
@@ -33,7 +64,9 @@ extension WalkStep {
 
     /// A step's length in words: `Words.distance` (to 10 m), "a few steps" under 10 m
     /// (where "10 m" would say more than is known).
-    public static func distance(_ meters: Double) -> String { meters < 10 ? "a few steps" : Words.distance(meters) }
+    public static func distance(_ meters: Double, _ language: Language = .en) -> String {
+        meters < 10 ? Catalogue.text("words.fewSteps", language) : Words.distance(meters, language)
+    }
 }
 
 extension StreetKind {
@@ -49,6 +82,9 @@ extension StreetKind {
         case .area: return "the square"
         }
     }
+
+    /// `unnamed` in `language`.
+    public func unnamed(_ language: Language) -> String { language == .en ? unnamed : Catalogue.text("way.\(name)", language) }
 
     /// The kind as the API names it (`walkSteps[].kind`).
     public var name: String {

@@ -197,6 +197,8 @@ struct PlanCommand: ParsableCommand {
     @Option(name: .customLong("option"), help: ArgumentHelp("Show the steps of alternative N (default: the first, the earliest arrival).", valueName: "n"))
     var option: Int?
     @Flag(help: "Print the API's answer (JSON) instead of the text; errors too, as the API's error object.") var json = false
+    @Option(help: ArgumentHelp("The language of the answer: en or zh-Hans (default: from LANG, else English).", valueName: "lang"))
+    var lang: String?
     @Option(name: .customLong("map"), help: ArgumentHelp("Also draw the chosen itinerary over the network into this SVG file.", valueName: "file.svg"))
     var map: String?
     @Flag(help: "Show the last trip again as planned: same time, same options (--option N: another of its alternatives; --at: another time).")
@@ -293,7 +295,8 @@ struct PlanCommand: ParsableCommand {
             do throws(AnswerDocument.ReadError) { doc = try outcome.document() } catch { throw CLIError(error.message, code: error.code) }
             if let option, option > doc.itineraries.count { throw Self.optionBeyond(option, doc.itineraries.count) }
             let chosen = option.map { $0 - 1 }
-            let text = PlanAnswerText.render(doc, from: trip.fromName, to: trip.toName, option: chosen, colour: Output.colour)
+            let text = PlanAnswerText.render(doc, from: trip.fromName, to: trip.toName, option: chosen, colour: Output.colour,
+                                             language: request.language)
             print(TextWrap.wrap(text, width: Output.width), terminator: "")
             recent.save(trip)
             if follow { try self.follow(outcome, doc: doc, option: chosen ?? doc.recommended, backend) }
@@ -321,6 +324,13 @@ struct PlanCommand: ParsableCommand {
     /// asked (now by default) on the dates of the timetable serving the start, with the
     /// note when it was moved onto them, and the options given (with `--again`, the
     /// trip's own where none is given).
+    /// `--lang`, else the environment's (`LC_ALL`, `LC_MESSAGES`, `LANG`), else English.
+    func language() throws -> Language {
+        guard let lang else { return Language.environment(ProcessInfo.processInfo.environment) }
+        guard let l = Language(tag: lang) else { throw ValidationError("--lang \"\(lang)\": the languages are en and zh-Hans") }
+        return l
+    }
+
     private func request(for trip: RecentTrips.Trip, from: Place, to: Place, _ backend: PlanBackend) throws
         -> (request: PlanRequest, note: String?) {
         let kept = again ? trip : RecentTrips.Trip(fromName: "", from: "", toName: "", to: "")
@@ -328,7 +338,7 @@ struct PlanCommand: ParsableCommand {
                                   window: window ?? kept.window,
                                   numItineraries: numItineraries ?? kept.numItineraries ?? PlanRequestParameters.numItineraries.integerDefault,
                                   modes: modes ?? kept.modes, wheelchair: wheelchair || (kept.wheelchair ?? false),
-                                  parameters: model.parameters, streets: !noStreets)
+                                  parameters: model.parameters, streets: !noStreets, language: try language())
         if again && at == nil && arriveBy == nil, let t = trip.time.flatMap(QueryTime.parse) {
             request.time = t
             request.arriveBy = trip.arriveBy ?? false
@@ -349,14 +359,14 @@ struct PlanCommand: ParsableCommand {
                 throw CLIError("option \(i + 1) has no rides to follow (or the server gives no tripToken)", code: "NOTHING_TO_FOLLOW")
             }
             try TerminalFollow.remote(base: server, token: token, options: following.options)
-        case .local(.success(let answer), _, _, _):
+        case .local(.success(let answer), _, _, _, _):
             guard let local = backend as? LocalBackend, let trip = TripMatcher(network: local.planner.network, versions: [:])
                 .followedTrip(answer.options[i].journey) else {
                 throw CLIError("option \(i + 1) has no rides to follow", code: "NOTHING_TO_FOLLOW")
             }
             try TerminalFollow.local(trip, planner: local.planner, matcher: TripMatcher(network: local.planner.network, versions: [:]),
                                      realtime: local.realtime, clock: following.followClock, options: following.options)
-        case .local(.failure, _, _, _):
+        case .local(.failure, _, _, _, _):
             return
         }
     }

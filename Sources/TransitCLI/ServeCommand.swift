@@ -66,12 +66,21 @@ struct ServeCommand: AsyncParsableCommand {
     var maxStreams = 10_000
     @Option(help: ArgumentHelp("Followed-trip streams one client address may have open at once.", valueName: "n"))
     var maxStreamsPerClient = 16
+    @Option(help: ArgumentHelp("A raster tile URL template for the page's map, e.g. https://tile.example.org/{z}/{x}/{y}.png (default: none; the network's own lines and stops are the background).", valueName: "url"))
+    var tiles: String?
+    @Option(name: .customLong("tiles-attribution"), help: ArgumentHelp("The credit line the tiles' provider asks for, shown on the map.", valueName: "text"))
+    var tilesAttribution: String?
+    @Option(help: ArgumentHelp("Where Leaflet's files are (Debian's libjs-leaflet).", valueName: "dir"))
+    var leaflet = TripPage.defaultLeafletDirectory
     @OptionGroup var db: DatabaseOptions
 
     func validate() throws {
         try FollowOptionsGroup.checkClock(clock)
         if let key = ProcessInfo.processInfo.environment["TRANSIT_TOKEN_SECRET"], key.utf8.count < 16 {
             throw ValidationError("TRANSIT_TOKEN_SECRET has \(key.utf8.count) bytes: a trip tokens' key needs at least 16")
+        }
+        if let tiles, !(tiles.hasPrefix("https://") || tiles.hasPrefix("http://")) || !tiles.contains("{z}") || !tiles.contains("{x}") || !tiles.contains("{y}") {
+            throw ValidationError("--tiles \(tiles): give an http(s) URL template with {z}, {x} and {y}")
         }
         guard (1...1_000_000).contains(maxStreams) else { throw ValidationError("--max-streams \(maxStreams): allowed are 1 to 1000000") }
         guard (1...10_000).contains(maxStreamsPerClient) else { throw ValidationError("--max-streams-per-client \(maxStreamsPerClient): allowed are 1 to 10000") }
@@ -123,7 +132,11 @@ struct ServeCommand: AsyncParsableCommand {
         let api = TransitAPI(live: live, planBudget: planBudget, planRate: planRate, planBurst: planBurst,
                              cors: CORSPolicy(origins: corsOrigins), realtime: realtimeFeeds,
                              clock: clock.flatMap(FollowClock.parse) ?? .system, tokenSecret: TerminalFollow.secret,
-                             maxStreams: maxStreams, maxStreamsPerClient: maxStreamsPerClient, logger: logger)
+                             maxStreams: maxStreams, maxStreamsPerClient: maxStreamsPerClient,
+                             page: TripPage(leafletDirectory: leaflet, tiles: tiles, tilesAttribution: tilesAttribution), logger: logger)
+        if !api.page.hasLeaflet {
+            Output.err("warning: Leaflet is not at \(leaflet) (Debian: apt-get install libjs-leaflet): the page at / works without its map")
+        }
         let host = self.host
         // The API is GET with a query string of at most 4 KB: a request line or header of
         // 16 KB, 32 KB of headers or 100 of them is more than any client of it sends
@@ -140,6 +153,7 @@ struct ServeCommand: AsyncParsableCommand {
             onServerRunning: { channel in
                 // Tests and scripts read this line for the port.
                 Output.err("listening on http://\(host):\(channel.localAddress?.port ?? 0)")
+                Output.err("trip planner page: http://\(host):\(channel.localAddress?.port ?? 0)/")
             },
             logger: logger)
         do {

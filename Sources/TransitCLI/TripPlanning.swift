@@ -27,6 +27,8 @@ struct PlanRequest {
     var parameters: RoutingParameters
     /// False: every walk a beeline (`--no-streets`).
     var streets = true
+    /// Of the instructions, notices and refusals (`--lang`, else `LANG`).
+    var language: Language = .en
 }
 
 /// An answer to a `PlanRequest`: the planner's own (in process) or a server's JSON. The
@@ -36,15 +38,16 @@ enum PlanReply {
     /// `realtime`: the messages the answer was planned on (`--realtime`), nil without.
     /// `tripTokens`: per option, its token (with `TRANSIT_TOKEN_SECRET`: the server's key).
     case local(Result<PlanAnswer, PlanError>, feeds: [(id: String, version: Int)]?, realtime: [PlanAnswerJSON.RealtimeUsed]? = nil,
-               tripTokens: [String?]? = nil)
+               tripTokens: [String?]? = nil, language: Language = .en)
     case remote([UInt8])
 
     /// The API's answer (or its error) as JSON bytes.
     var json: [UInt8] {
         switch self {
-        case .local(.success(let answer), let feeds, let realtime, let tokens):
-            return PlanAnswerJSON.answerBytes(answer, feeds: feeds, realtime: realtime, tripTokens: tokens)
-        case .local(.failure(let error), _, _, _): return Array(PlanAnswerJSON.encode(PlanAnswerJSON.apiError(error)).utf8)
+        case .local(.success(let answer), let feeds, let realtime, let tokens, let language):
+            return PlanAnswerJSON.answerBytes(answer, feeds: feeds, realtime: realtime, tripTokens: tokens, language: language)
+        case .local(.failure(let error), _, _, _, let language):
+            return Array(PlanAnswerJSON.encode(PlanAnswerJSON.apiError(error, language: language)).utf8)
         case .remote(let bytes): return bytes
         }
     }
@@ -52,8 +55,8 @@ enum PlanReply {
     /// The answer as the text renders it; the reason (the planner's or the server's) when there is none.
     func document() throws(AnswerDocument.ReadError) -> AnswerDocument {
         switch self {
-        case .local(.success(let answer), _, let realtime, _): return AnswerDocument(answer, realtime: realtime)
-        case .local(.failure(let reason), _, _, _): throw AnswerDocument.ReadError(reason)
+        case .local(.success(let answer), _, let realtime, _, let language): return AnswerDocument(answer, realtime: realtime, language: language)
+        case .local(.failure(let reason), _, _, _, let language): throw AnswerDocument.ReadError(reason, language: language)
         case .remote(let bytes): return try AnswerDocument.read(bytes)
         }
     }
@@ -122,9 +125,9 @@ final class LocalBackend: PlanBackend {
                                           versions: Dictionary((feeds ?? []).map { ($0.id, String($0.version)) }, uniquingKeysWith: { a, _ in a }))
                 return answer.options.map { matcher.followedTrip($0.journey).map(signer.token) }
             }
-            return .local(.success(answer), feeds: feeds, realtime: used, tripTokens: tokens)
+            return .local(.success(answer), feeds: feeds, realtime: used, tripTokens: tokens, language: r.language)
         } catch {
-            return .local(.failure(error), feeds: feeds, realtime: used)
+            return .local(.failure(error), feeds: feeds, realtime: used, language: r.language)
         }
     }
 
@@ -276,6 +279,7 @@ final class ServerBackend: PlanBackend {
         if let m = r.modes { q.append(("modes", m)) }
         if r.wheelchair { q.append(("wheelchair", "true")) }
         if !r.streets { q.append(("streets", "false")) }
+        if r.language != .en { q.append(("lang", r.language.rawValue)) }
         let p = r.parameters, d = RoutingParameters()
         if p.walkSpeed != d.walkSpeed { q.append(("walkSpeed", String(p.walkSpeed))) }
         if p.walkDetourFactor != d.walkDetourFactor { q.append(("walkDetourFactor", String(p.walkDetourFactor))) }

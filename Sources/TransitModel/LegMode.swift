@@ -26,6 +26,9 @@ public enum LegMode: String, Sendable, Codable, CaseIterable {
     }
 
     /// The word a sentence uses ("Take tram 4").
+    /// The mode as a sentence names it, in `language`.
+    public func noun(_ language: Language) -> String { language == .en ? noun : Catalogue.text("mode.\(rawValue)", language) }
+
     public var noun: String {
         switch self {
         case .walk: return "walk"

@@ -3,6 +3,7 @@ import PlanJSON
 import Planner
 import PlanText
 import Testing
+import TransitModel
 
 /// The golden texts of this target (`Tests/Golden/NAME`): compares a text with its
 /// recorded file and reports the first line that differs; with `TRANSIT_RECORD_GOLDEN=1`
@@ -36,21 +37,22 @@ enum GoldenText {
     /// process, and checked equal to the one its JSON reads back as), places given as
     /// `stop:…` named as their stops are; or its error line.
     static func text(_ outcome: PlanOutcome, from: String, to: String, option: Int? = nil, planner: JourneyPlanner,
-                     sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+                     language: Language = .en, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
         func name(_ p: String) -> String {
             guard case .stop(let feed, let id)? = Place.parse(p), let i = try? planner.resolveStop(feed, id) else { return p }
             return planner.network.snapshot.stops[i.index].name
         }
         switch outcome {
         case .itineraries(let answer):
-            let doc = AnswerDocument(answer)
-            #expect(try AnswerDocument.read(PlanAnswerJSON.answerBytes(answer)) == doc, "\(from) → \(to)", sourceLocation: sourceLocation)
+            let doc = AnswerDocument(answer, language: language)
+            #expect(try AnswerDocument.read(PlanAnswerJSON.answerBytes(answer, language: language)) == doc, "\(from) → \(to)",
+                    sourceLocation: sourceLocation)
             if let o = option {
                 try #require(o < doc.itineraries.count, "option \(o + 1) of \(doc.itineraries.count)", sourceLocation: sourceLocation)
             }
-            return PlanAnswerText.render(doc, from: name(from), to: name(to), option: option)
+            return PlanAnswerText.render(doc, from: name(from), to: name(to), option: option, language: language)
         case .noItinerary(let error):
-            return "error: \(error.code.rawValue): \(error.message)\n"
+            return "error: \(error.code.rawValue): \(error.message(language))\n"
         }
     }
 }
