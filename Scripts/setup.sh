@@ -13,6 +13,9 @@
 #   osm2pgsql, postgresql-N-postgis-3, postgresql-N-pgrouting   `transit import-osm` (streets into PostGIS) and the
 #                                                               tests' independent check of walk lengths (pgr_dijkstra);
 #                                                               N is the installed server's major version
+#   libjs-leaflet                                               the trip planner page's map (served by `transit serve`)
+#   chromium, chromium-driver, fonts-noto-cjk                   the page's browser tests (headless; Chinese text in screenshots)
+#   python3-pip's selenium, axe-selenium-python (PyPI)          drive that Chromium; axe-core's accessibility check
 set -euo pipefail
 
 if ! command -v swift >/dev/null 2>&1; then
@@ -20,7 +23,8 @@ if ! command -v swift >/dev/null 2>&1; then
     exit 1
 fi
 
-packages=(libpq-dev libproj-dev proj-data libgeos-dev zlib1g-dev pkg-config unzip zip time bc librsvg2-bin protobuf-compiler)
+packages=(libpq-dev libproj-dev proj-data libgeos-dev zlib1g-dev pkg-config unzip zip time bc librsvg2-bin protobuf-compiler
+          libjs-leaflet chromium chromium-driver fonts-noto-cjk)
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
     echo "setup.sh: not a Debian system; install yourself: libpq, PROJ, zlib, pkg-config, a PostgreSQL server, unzip, zip" >&2
@@ -48,7 +52,17 @@ for package in osm2pgsql "postgresql-$major-postgis-3" "postgresql-$major-pgrout
     fi
 done
 
+# The browser tests' Python packages (PyPI), pinned: only when missing.
+python_packages() {
+    if ! python3 -c 'import selenium, axe_selenium_python' >/dev/null 2>&1; then
+        echo "setup.sh: installing selenium and axe-selenium-python (PyPI)" >&2
+        python3 -m pip install --quiet --disable-pip-version-check selenium==4.51.0 axe-selenium-python==2.1.6 >&2 \
+            || python3 -m pip install --quiet --disable-pip-version-check --break-system-packages selenium==4.51.0 axe-selenium-python==2.1.6 >&2
+    fi
+}
+
 if [ ${#missing[@]} -eq 0 ]; then
+    python_packages
     exit 0
 fi
 
@@ -66,3 +80,4 @@ echo "setup.sh: installing ${missing[*]}" >&2
 apt_get=("${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -q -o DPkg::Lock::Timeout=120)
 "${apt_get[@]}" update >&2
 "${apt_get[@]}" install -y --no-install-recommends --no-upgrade "${missing[@]}" </dev/null >&2
+python_packages

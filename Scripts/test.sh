@@ -3,7 +3,8 @@
 #
 #   Scripts/test.sh [swift test arguments…]     e.g. Scripts/test.sh --filter GTFSTests
 #
-# Without arguments it also runs a short soak (Scripts/soak.sh, 30 s on the debug build).
+# Without arguments it also runs a short soak (Scripts/soak.sh, 30 s on the debug build) and
+# the page's browser tests (Scripts/browser-test.sh, headless Chromium).
 #
 # Exports DATABASE_URL (from Scripts/postgres.sh) and, when ../shared/data exists next to
 # the repository, TRANSIT_SHARED_DATA (its absolute path) to the tests. Stops PostgreSQL
@@ -46,5 +47,9 @@ if [ $# -eq 0 ]; then
     section "short soak"
     TRANSIT_BIN="$(swift build --show-bin-path)/transit" MINUTES=3 WINDOW=10 RATE=40 QUERIES=100 \
         JUDGE_TIMING=0 Scripts/soak.sh Data/bart-2018.zip || status=1
+    # The trip planner page in headless Chromium, English and Chinese, on bart-2018 (the
+    # timings and screenshots are Scripts/browser-test.sh's own, with ALL_FEEDS=1).
+    section "browser tests"
+    TRANSIT_BIN="$(swift build --show-bin-path)/transit" Scripts/browser-test.sh || status=1
 fi
 exit "$status"

@@ -496,11 +496,15 @@ public final class JourneyPlanner: Sendable {
         }
         let candidates = (stopsById[id] ?? []).filter { feed == nil || network.snapshot.stops[Int($0)].feed == feedIndex[feed!] }
         guard let first = candidates.first else {
-            throw PlanError(.unknownStop, "no stop with id \"\(id)\"" + (feed.map { " in feed \"\($0)\"" } ?? ""))
+            throw PlanError(.unknownStop, Localized { l in
+                Catalogue.text("reason.unknownStop", l, ["id": id]) + (feed.map { Catalogue.text("reason.inFeed", l, ["feed": $0]) } ?? "")
+            })
         }
         if candidates.count > 1 {
             let feeds = candidates.map { network.snapshot.feedIds[Int(network.snapshot.stops[Int($0)].feed)] }
-            throw PlanError(.ambiguousStop, "stop id \"\(id)\" is in several feeds (\(feeds.joined(separator: ", "))): write stop:FEED:\(id)")
+            throw PlanError(.ambiguousStop, Localized { l in
+                Catalogue.text("reason.ambiguousStop", l, ["id": id, "feeds": feeds.joined(separator: ", ")])
+            })
         }
         return StopIndex(raw: first)
     }

@@ -320,6 +320,18 @@ public enum OpenAPIGenerator {
                                                     "geometry": object(["type", "coordinates"], ["type": ["const": "Point"], "coordinates": ["type": "array"]]),
                                                     "properties": ref("Vehicle")]))]))],
                                 common, ["404": error("`UNKNOWN_FEED`: `feed` is not served; `NOT_FOUND`: no such `route`.")])]]
+        let network: OpenAPIJSON = ["get": [
+            "operationId": "network",
+            "summary": "The served network as a map's background: one MultiLineString per route (the segments between consecutive stops of its trips, each once), and one MultiPoint of the stops with service.",
+            "responses": merged(["200": answer("The network.", "application/geo+json",
+                                               object(["type", "features"], ["type": ["const": "FeatureCollection"], "features": array(object(
+                                                   ["type", "geometry", "properties"], ["type": ["const": "Feature"],
+                                                    "geometry": object(["type", "coordinates"], ["type": ["enum": ["MultiLineString", "MultiPoint"]],
+                                                                                               "coordinates": ["type": "array"]]),
+                                                    "properties": object(["role"], ["role": ["enum": ["route", "stops"]],
+                                                                                    "color": ["type": "string", "pattern": "^#[0-9A-Fa-f]{6}$"],
+                                                                                    "feed": string, "mode": string, "name": string])]))]))],
+                                common)]]
         let health: OpenAPIJSON = ["get": [
             "operationId": "health", "summary": "Feeds loaded (versions, dates, counts), the street versions walked along, memory, uptime, whether the database is reachable.",
             "responses": ["200": answer("Serving.", "application/json", ref("Health")), "400": badRequest, "413": tooLarge,
@@ -374,7 +386,7 @@ public enum OpenAPIGenerator {
             "paths": ["/v1/plan": preflight(plan, "plan"), "/v1/coverage": preflight(coverage, "coverage"),
                       "/v1/coverage/{feed}.geojson": preflight(coverageExport, "coverageExport"),
                       "/v1/stops": preflight(stops, "stops"), "/v1/stops/{id}": preflight(stop, "stop"),
-                      "/v1/vehicles": preflight(vehicles, "vehicles"),
+                      "/v1/vehicles": preflight(vehicles, "vehicles"), "/v1/network": preflight(network, "network"),
                       "/v1/trips/{token}/events": preflight(events, "tripEvents"),
                       "/v1/health": preflight(health, "health"), "/openapi.json": preflight(openapi, "openapi")],
             "components": ["schemas": schemas()],

@@ -261,6 +261,9 @@ public enum Catalogue {
     reason.marksNothing = {names} {count|marks|mark} no stop and no trip as wheelchair accessible or not ‖ {names} 没有标明任何车站或车次是否无障碍
     reason.marksStopsOnly = {names} {count|marks|mark} which stops are wheelchair accessible but no trip ‖ {names} 只标明了车站是否无障碍，没有标明车次
     reason.marksTripsOnly = {names} {count|marks|mark} which trips are wheelchair accessible but no stop ‖ {names} 只标明了车次是否无障碍，没有标明车站
+    reason.unknownStop = no stop with id "{id}" ‖ 没有 id 为“{id}”的车站
+    reason.inFeed =  in feed "{feed}" ‖ （数据源“{feed}”）
+    reason.ambiguousStop = stop id "{id}" is in several feeds ({feeds}): write stop:FEED:{id} ‖ 车站 id“{id}”出现在多个数据源中（{feeds}）：请写成 stop:数据源:{id}
     notice.cutShort = Not every alternative in the window was looked for: the request ran out of time. ‖ 时间窗口内的备选方案没有全部找完：请求超时了。
     notice.wheelchair = Wheelchair: only stops and trips marked accessible are used. ‖ 轮椅：只使用标为无障碍的车站和车次。
     notice.wheelchairUnknown =  {stops} of {boardable} stops and {trips} of {allTrips} trips have no accessibility information and count as not accessible. ‖ {boardable} 个车站中有 {stops} 个、{allTrips} 个车次中有 {trips} 个没有无障碍信息，按不无障碍处理。

@@ -158,9 +158,10 @@ public enum TransitBinary {
     }
 
     /// Wide output (`COLUMNS`): the tests read whole lines; `transit plan` wraps to 80
-    /// columns when not on a terminal.
+    /// columns when not on a terminal. English whatever the machine's locale (`transit plan` follows `LANG`).
     static func environment(databaseURL: String?) -> [String: String] {
-        if let databaseURL { return ProcessRunner.environment(setting: ["DATABASE_URL": databaseURL, "COLUMNS": "250"]) }
-        return ProcessRunner.environment(setting: ["COLUMNS": "250"], removing: ["DATABASE_URL"])
+        let english = ["COLUMNS": "250", "LANG": "C.UTF-8"], locale = ["LC_ALL", "LC_MESSAGES"]
+        if let databaseURL { return ProcessRunner.environment(setting: english.merging(["DATABASE_URL": databaseURL]) { $1 }, removing: locale) }
+        return ProcessRunner.environment(setting: english, removing: ["DATABASE_URL"] + locale)
     }
 }

@@ -50,10 +50,12 @@ struct TripPlannerCLITests {
     static func plan(_ args: [String], feed: String?, env: [String: String] = [:], state: URL) throws -> ProcessRunner.Result {
         // Wide, so that these goldens show each line whole; PlanInterfacesTests sets
         // COLUMNS to show the wrapping (an empty COLUMNS: the default, 80).
-        var setting = ["NO_COLOR": "1", "TRANSIT_STATE_DIR": state.path, "COLUMNS": "250"]
+        // English whatever the machine's locale, unless `env` says otherwise (LANG).
+        var setting = ["NO_COLOR": "1", "TRANSIT_STATE_DIR": state.path, "COLUMNS": "250", "LANG": "C.UTF-8"]
         for (k, v) in env { setting[k] = v }
         return try ProcessRunner.run(executable: TransitBinary.path(), ["plan"] + args + (feed.map { ["--gtfs", $0] } ?? []),
-                                     environment: ProcessRunner.environment(setting: setting, removing: ["DATABASE_URL", "TRANSIT_NOW"]),
+                                     environment: ProcessRunner.environment(setting: setting,
+                                                                            removing: ["DATABASE_URL", "TRANSIT_NOW", "LC_ALL", "LC_MESSAGES"]),
                                      currentDirectory: FeedFixtures.repositoryRoot().path, timeout: 300)
     }
 
