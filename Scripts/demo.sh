@@ -4,7 +4,10 @@
 # their coverage regions, and plans trips on it.
 #
 #   Scripts/demo.sh                     DEMO_FEED / DEMO_FEED_ID below can be overridden
-#   KEEP_POSTGRES=1 Scripts/demo.sh     leave PostgreSQL running afterwards
+#   KEEP_POSTGRES=1 Scripts/demo.sh     leave PostgreSQL, and the trip planner page, running afterwards
+#
+# It ends by serving the trip planner page (`transit serve`) and printing its address; with
+# KEEP_POSTGRES=1 the server keeps serving it (DEMO_PORT, default 8080, else a free port).
 #
 # PostgreSQL is stopped on exit if this script started it, unless KEEP_POSTGRES=1.
 set -euo pipefail
@@ -34,7 +37,11 @@ started_postgres=0
 if ! Scripts/postgres.sh status >/dev/null 2>&1; then
     started_postgres=1
 fi
+server_pid=""
 finish() {
+    if [ -n "$server_pid" ] && [ "${KEEP_POSTGRES:-0}" != 1 ]; then
+        kill -TERM "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null || true
+    fi
     [ "$started_postgres" -eq 1 ] || return 0
     if [ "${KEEP_POSTGRES:-0}" = 1 ]; then
         echo "==> PostgreSQL keeps running; connect with: eval \"\$(Scripts/postgres.sh start)\"; stop with: Scripts/postgres.sh stop" >&2
@@ -83,4 +90,29 @@ if [ -f "$shared/gtfs/milan-atm-2014.zip" ] && [ -f "$shared/osm/milan-small.osm
     "$transit" plan 45.46420,9.19040 45.46990,9.17990 --at 2014-10-28T10:00:00 --map "${TMPDIR:-/tmp}/transit-demo-milan.svg"
 else
     section "skipped Milan's streets: $shared/gtfs/milan-atm-2014.zip or $shared/osm/milan-small.osm.pbf not found"
+fi
+
+section "the same trip in Chinese (--lang zh-Hans; LANG=zh_CN.UTF-8 does the same)"
+"$transit" plan "downtown berkley" "Dublin/Pleasanton" --at "tuesday 10:00" --lang zh-Hans
+
+section "the trip planner page"
+port="${DEMO_PORT:-8080}"
+if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then port=0; fi   # taken: a free one
+log="${TMPDIR:-/tmp}/transit-demo-serve.log"
+"$transit" serve --port "$port" 2>"$log" &
+server_pid=$!
+url=""
+for _ in $(seq 1 600); do
+    url=$(grep -oE 'listening on http://127\.0\.0\.1:[0-9]+' "$log" | head -1 | sed 's/listening on //' || true)
+    if [ -n "$url" ] && curl -sf "$url/v1/health" >/dev/null; then break; fi
+    sleep 0.2
+done
+curl -sf "$url/" | grep -q '<title>' || { echo "demo.sh: the page did not answer at $url/" >&2; tail -20 "$log" >&2; exit 1; }
+link="$url/?from=stop:$DEMO_FEED_ID:DBRK&to=stop:$DEMO_FEED_ID:DUBL&time=2018-06-05T10:00"
+if [ "${KEEP_POSTGRES:-0}" = 1 ]; then
+    echo "==> the page keeps being served (its log: $log); stop it with: kill $server_pid" >&2
+    echo "Trip planner page: $url/   (a planned trip: $link)"
+else
+    echo "==> KEEP_POSTGRES=1 Scripts/demo.sh keeps serving it" >&2
+    echo "Trip planner page (served until this script ends): $url/   (a planned trip: $link)"
 fi

@@ -66,7 +66,7 @@ public enum TimeWords {
     /// timetable's dates. `now`: UTC seconds; `zone`: where the trip starts; `period`:
     /// the first and last day of the timetable (nil when unknown).
     public static func resolve(_ parsed: Parsed?, now: Int64, zone: TimeZone,
-                               period: (first: ServiceDate, last: ServiceDate)?) -> (time: QueryTime, note: String?) {
+                               period: (first: ServiceDate, last: ServiceDate)?, language: Language = .en) -> (time: QueryTime, note: String?) {
         let local = JourneyPlanner.localSeconds(now, zone)
         let today = JourneyPlanner.localDate(now, zone)
         var day = today, hour = 0, minute = 0, second = 0
@@ -86,10 +86,9 @@ public enum TimeWords {
                                     : last.adding(days: -((last.weekday - day.weekday + 7) % 7))
             // A period shorter than a week may not hold that weekday: its nearest end then.
             let target = moved < first || moved > last ? (day < first ? first : last) : moved
-            let name = PlanAnswerText.weekdays[target.weekday]
-            note = "\(day.iso8601) is outside the timetable's dates (\(first.iso8601) to \(last.iso8601)): "
-                + "planning for \(name) \(target.iso8601)"
-                + (target.weekday == day.weekday ? ", the \(day < first ? "first" : "last") \(name) in them." : ", the \(day < first ? "first" : "last") day in them.")
+            let key = "text.movedTo" + (day < first ? "First" : "Last") + (target.weekday == day.weekday ? "Weekday" : "Day")
+            note = Catalogue.text(key, language, ["day": day.iso8601, "first": first.iso8601, "last": last.iso8601, "target": target.iso8601,
+                                                  "weekday": Catalogue.text("day.\(target.weekday)", language)])
             day = target
         }
         let c = day.components

@@ -107,9 +107,18 @@ public struct TransitAPI: Sendable {
             try self.page.leafletFile("images/" + (context.parameters.get("file") ?? ""), request)
         }
         router.get("/v1/network") { request, _ in
-            _ = try QueryParameters(request.uri.query, allowed: [])
+            let q = try QueryParameters(request.uri.query, allowed: APIParameters.network.map(\.name))
+            var box: NetworkMap.Box?
+            if let text = try q.text(APIParameters.bbox) {
+                let v = text.split(separator: ",").compactMap { Double($0) }
+                guard v.count == 4, v[0] <= v[2], v[1] <= v[3], (-180...180).contains(v[0]), (-180...180).contains(v[2]),
+                      (-90...90).contains(v[1]), (-90...90).contains(v[3]) else {
+                    throw APIError.badParameter("bbox", text, APIParameters.bbox.allowed)
+                }
+                box = (v[0], v[1], v[2], v[3])
+            }
             let s = try self.served()
-            var response = Self.response(200, ByteBuffer(bytes: s.networkMap), contentType: "application/geo+json")
+            var response = Self.response(200, ByteBuffer(bytes: s.networkMap.geoJSON(in: box)), contentType: "application/geo+json")
             response.headers[.cacheControl] = "no-cache"
             return response
         }
@@ -494,7 +503,9 @@ struct AccessLogAndErrors: RouterMiddleware {
 
     /// A path the API answers (with GET).
     static func isRoute(_ path: String) -> Bool {
-        ["/v1/plan", "/v1/coverage", "/v1/stops", "/v1/vehicles", "/v1/health", "/openapi.json"].contains(path)
+        ["/v1/plan", "/v1/coverage", "/v1/stops", "/v1/vehicles", "/v1/health", "/v1/network", "/openapi.json", "/",
+         "/page/messages.json", "/page/config.json"].contains(path)
+            || (path.hasPrefix("/page/") || path.hasPrefix("/leaflet/")) && !path.dropFirst().contains("/../")
             || (path.hasPrefix("/v1/coverage/") || path.hasPrefix("/v1/stops/")) && path.split(separator: "/").count == 3
             || path.hasPrefix("/v1/trips/") && path.hasSuffix("/events") && path.split(separator: "/").count == 4
     }

@@ -92,6 +92,14 @@ public enum APIParameters {
     public static let stopsLimit = ParameterSpec("limit", .integer(1...50, default: 10), "At most this many stops")
     public static let stops: [ParameterSpec] = [query, near, radius, stopsFeed, stopsLimit]
 
+    // MARK: /v1/network
+
+    static let number = #"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)"#
+    public static let bbox = ParameterSpec("bbox", .text(minLength: 7, maxLength: 200, pattern: whole("\(number),\(number),\(number),\(number)")),
+                                           allowed: "west,south,east,north in degrees, e.g. -122.5,37.7,-122.2,37.9",
+                                           "Only what lies in this box: `west,south,east,north` (degrees); without it, the whole network")
+    public static let network: [ParameterSpec] = [bbox]
+
     // MARK: /v1/vehicles
 
     public static let vehiclesRoute = ParameterSpec("route", .text(minLength: 1, maxLength: 255, pattern: nil),
@@ -130,5 +138,5 @@ public enum APIParameters {
 
 extension APIParameters {
     /// Every declaration the API reads, for compiling the patterns once.
-    static let all: [ParameterSpec] = plan + stops + departures + vehicles + follow + [coverageFeed, stopId, tripToken]
+    static let all: [ParameterSpec] = plan + stops + departures + vehicles + follow + network + [coverageFeed, stopId, tripToken]
 }

@@ -25,12 +25,12 @@ public final class ServedTimetable: Sendable {
     /// Followed trips' rides found in this timetable, and its itineraries made into trips to follow.
     public let matcher: TripMatcher
     private let coverageState = Mutex<CoverageState>(.building)
-    private let networkMapSlot = Mutex<[UInt8]?>(nil)
+    private let networkMapSlot = Mutex<NetworkMap?>(nil)
 
     /// The network as the page's map background (`/v1/network`), made at its first request.
-    public var networkMap: [UInt8] {
+    public var networkMap: NetworkMap {
         if let m = networkMapSlot.withLock({ $0 }) { return m }
-        let m = NetworkMapJSON.geoJSON(self)
+        let m = NetworkMap(self)
         networkMapSlot.withLock { $0 = m }
         return m
     }

@@ -322,7 +322,8 @@ public enum OpenAPIGenerator {
                                 common, ["404": error("`UNKNOWN_FEED`: `feed` is not served; `NOT_FOUND`: no such `route`.")])]]
         let network: OpenAPIJSON = ["get": [
             "operationId": "network",
-            "summary": "The served network as a map's background: one MultiLineString per route (the segments between consecutive stops of its trips, each once), and one MultiPoint of the stops with service.",
+            "summary": "The served network as a map's background: one MultiLineString per route (the segments between consecutive stops of its trips, each once), and one MultiPoint of the stops with service; within `bbox` when given.",
+            "parameters": .array(APIParameters.network.map { parameter($0) }),
             "responses": merged(["200": answer("The network.", "application/geo+json",
                                                object(["type", "features"], ["type": ["const": "FeatureCollection"], "features": array(object(
                                                    ["type", "geometry", "properties"], ["type": ["const": "Feature"],

@@ -120,56 +120,102 @@ public struct TripPage: Sendable {
 
 /// The network as the page's background: one MultiLineString per route (the segments
 /// between consecutive stops of its stop patterns, each once, in the route's colour) and
-/// one MultiPoint of the stops with service. Made once per timetable.
-enum NetworkMapJSON {
-    static func geoJSON(_ served: ServedTimetable) -> [UInt8] {
+/// one MultiPoint of the stops with service; within a box when one is given (the page asks
+/// for what it shows: a whole country's network is not drawn at once). The segments are
+/// gathered once per timetable (`ServedTimetable.networkMap`).
+public struct NetworkMap: Sendable {
+    struct Route: Sendable {
+        let properties: [UInt8]
+        /// lon, lat, lon, lat of each segment.
+        let segments: [Double]
+    }
+    let routes: [Route]
+    /// lon, lat of each stop with service.
+    let stops: [Double]
+
+    init(_ served: ServedTimetable) {
         let network = served.planner.network, tt = network.timetable, s = network.snapshot
         var segments: [Int32: Set<UInt64>] = [:]
         for r in 0..<tt.routeCount {
-            let stops = tt.stops(onRoute: RouteIndex(raw: Int32(r)))
             let source = tt.routeSourceRoute[r].raw
             var previous: Int32?
-            for stop in stops {
+            for stop in tt.stops(onRoute: RouteIndex(raw: Int32(r))) {
                 let a = stop.raw
                 if let p = previous, p != a {
-                    let lo = UInt64(UInt32(min(p, a))), hi = UInt64(UInt32(max(p, a)))
-                    segments[source, default: []].insert(lo << 32 | hi)
+                    segments[source, default: []].insert(UInt64(UInt32(min(p, a))) << 32 | UInt64(UInt32(max(p, a))))
                 }
                 previous = a
             }
         }
-        func point(_ stop: Int, _ w: inout JSONWriter) {
-            w.pair((tt.stopLongitude[stop] * 1e5).rounded() / 1e5, (tt.stopLatitude[stop] * 1e5).rounded() / 1e5)
+        func lonLat(_ stop: Int) -> (Double, Double) {
+            ((tt.stopLongitude[stop] * 1e5).rounded() / 1e5, (tt.stopLatitude[stop] * 1e5).rounded() / 1e5)
         }
-        var w = JSONWriter(capacity: 1 << 20)
-        w.beginObject()
-        w.key("features"); w.beginArray()
-        for (source, set) in segments.sorted(by: { $0.key < $1.key }) {
+        routes = segments.sorted { $0.key < $1.key }.map { source, set in
             let route = s.routes[Int(source)]
+            var w = JSONWriter(capacity: 256)
             w.beginObject()
-            w.key("geometry"); w.beginObject()
-            w.key("coordinates"); w.beginArray()
-            for seg in set.sorted() {
-                w.beginArray(); point(Int(seg >> 32), &w); point(Int(seg & 0xFFFF_FFFF), &w); w.endArray()
-            }
-            w.endArray()
-            w.field("type", "MultiLineString")
-            w.endObject()
-            w.key("properties"); w.beginObject()
             w.field("color", "#" + (route.color.flatMap { $0.count == 6 ? $0 : nil } ?? "1565C0"))
             w.field("feed", s.feedIds[Int(route.feed)])
             w.field("mode", LegMode(routeType: Int(route.type)).rawValue)
             w.field("name", route.shortName.flatMap { $0.isEmpty ? nil : $0 } ?? route.longName ?? route.routeId)
             w.field("role", "route")
             w.endObject()
+            var coordinates: [Double] = []
+            for seg in set.sorted() {
+                let a = lonLat(Int(seg >> 32)), b = lonLat(Int(seg & 0xFFFF_FFFF))
+                coordinates += [a.0, a.1, b.0, b.1]
+            }
+            return Route(properties: w.bytes, segments: coordinates)
+        }
+        let served = tt.stopsWithService()
+        var stops: [Double] = []
+        for stop in 0..<tt.stopCount where served[stop] && tt.stopBoardable[stop] {
+            let p = lonLat(stop)
+            stops += [p.0, p.1]
+        }
+        self.stops = stops
+    }
+
+    /// West, south, east, north.
+    public typealias Box = (west: Double, south: Double, east: Double, north: Double)
+
+    /// The GeoJSON of what lies in `box` (a segment when its own box meets it), all without one.
+    func geoJSON(in box: Box?) -> [UInt8] {
+        func inside(_ lon: Double, _ lat: Double) -> Bool {
+            guard let b = box else { return true }
+            return lon >= b.west && lon <= b.east && lat >= b.south && lat <= b.north
+        }
+        func meets(_ c: ArraySlice<Double>) -> Bool {
+            guard let b = box else { return true }
+            let i = c.startIndex
+            return max(c[i], c[i + 2]) >= b.west && min(c[i], c[i + 2]) <= b.east && max(c[i + 1], c[i + 3]) >= b.south && min(c[i + 1], c[i + 3]) <= b.north
+        }
+        var w = JSONWriter(capacity: 1 << 16)
+        w.beginObject()
+        w.key("features"); w.beginArray()
+        for route in routes {
+            var any = false
+            for k in stride(from: 0, to: route.segments.count, by: 4) where meets(route.segments[k..<k + 4]) {
+                if !any {
+                    any = true
+                    w.beginObject()
+                    w.key("geometry"); w.beginObject()
+                    w.key("coordinates"); w.beginArray()
+                }
+                w.beginArray(); w.pair(route.segments[k], route.segments[k + 1]); w.pair(route.segments[k + 2], route.segments[k + 3]); w.endArray()
+            }
+            guard any else { continue }
+            w.endArray()
+            w.field("type", "MultiLineString")
+            w.endObject()
+            w.key("properties"); w.raw(route.properties)
             w.field("type", "Feature")
             w.endObject()
         }
-        let served = tt.stopsWithService()
         w.beginObject()
         w.key("geometry"); w.beginObject()
         w.key("coordinates"); w.beginArray()
-        for stop in 0..<tt.stopCount where served[stop] && tt.stopBoardable[stop] { point(stop, &w) }
+        for k in stride(from: 0, to: stops.count, by: 2) where inside(stops[k], stops[k + 1]) { w.pair(stops[k], stops[k + 1]) }
         w.endArray()
         w.field("type", "MultiPoint")
         w.endObject()

@@ -280,7 +280,7 @@ struct PlanCommand: ParsableCommand {
             let outcome = try backend.answer(request)
             if json {
                 // Standard output holds the JSON alone; the note goes before it, on standard error.
-                if let note = query.note { Output.err("Note: \(note)") }
+                if let note = query.note { Output.err(Catalogue.text("text.note", query.request.language, ["text": note])) }
                 if let option, let doc = try? outcome.document(), option > doc.itineraries.count {
                     throw Self.optionBeyond(option, doc.itineraries.count)
                 }
@@ -290,7 +290,7 @@ struct PlanCommand: ParsableCommand {
                 return
             }
             // The note first: it explains the date planned for, and any error about it.
-            if let note = query.note { print(TextWrap.wrap("Note: \(note)", width: Output.width)) }
+            if let note = query.note { print(TextWrap.wrap(Catalogue.text("text.note", query.request.language, ["text": note]), width: Output.width)) }
             let doc: AnswerDocument
             do throws(AnswerDocument.ReadError) { doc = try outcome.document() } catch { throw CLIError(error.message, code: error.code) }
             if let option, option > doc.itineraries.count { throw Self.optionBeyond(option, doc.itineraries.count) }
@@ -345,7 +345,8 @@ struct PlanCommand: ParsableCommand {
             return (request, nil)
         }
         let (time, note) = TimeWords.resolve((arriveBy ?? at).flatMap(TimeWords.parse), now: Self.now(),
-                                             zone: try backend.timeZone(near: from), period: try backend.period(near: from))
+                                             zone: try backend.timeZone(near: from), period: try backend.period(near: from),
+                                             language: request.language)
         request.time = time
         return (request, note)
     }

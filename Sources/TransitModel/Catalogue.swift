@@ -299,6 +299,10 @@ public enum Catalogue {
     text.realtimeAge =  ({age} old) ‖ ，{age}前
     text.realtimeFresh =  (under a minute old) ‖ ，不到 1 分钟前
     text.clocksBack = On {day} {date} the clocks go back {duration}: a time marked (first) is before they do, (second) after. ‖ {date} {day}时钟回拨 {duration}：标有（第一次）的时间在回拨之前，标有（第二次）的在回拨之后。
+    text.movedToFirstWeekday = {day} is outside the timetable's dates ({first} to {last}): planning for {weekday} {target}, the first {weekday} in them. ‖ {day} 不在时刻表的日期内（{first} 至 {last}）：按 {target} {weekday}规划，即其中第一个{weekday}。
+    text.movedToLastWeekday = {day} is outside the timetable's dates ({first} to {last}): planning for {weekday} {target}, the last {weekday} in them. ‖ {day} 不在时刻表的日期内（{first} 至 {last}）：按 {target} {weekday}规划，即其中最后一个{weekday}。
+    text.movedToFirstDay = {day} is outside the timetable's dates ({first} to {last}): planning for {weekday} {target}, the first day in them. ‖ {day} 不在时刻表的日期内（{first} 至 {last}）：按 {target} {weekday}规划，即其中第一天。
+    text.movedToLastDay = {day} is outside the timetable's dates ({first} to {last}): planning for {weekday} {target}, the last day in them. ‖ {day} 不在时刻表的日期内（{first} 至 {last}）：按 {target} {weekday}规划，即其中最后一天。
     # The browser page
     page.title = Trip planner ‖ 出行规划
     page.from = From ‖ 出发地

@@ -231,12 +231,16 @@ def screenshots(url, args, directory):
                 d.get(f"{url}/?from={args.deep_from}&to={args.deep_to}&time={args.time}&lang={language}")
                 ready(d)
                 plan_shown(d)
-                d.find_elements(By.CSS_SELECTOR, "#steps .step")[1 if len(d.find_elements(By.CSS_SELECTOR, "#steps .step")) > 1 else 0].click()
-                time.sleep(1.0)  # the map's fit and the background lines
+                time.sleep(1.5)  # the map's fit and the network's lines in view
+                if name == "desktop":
+                    # The table and the steps beside the map (the form is above them).
+                    d.execute_script("document.getElementById('results').scrollIntoView()")
+                    time.sleep(0.3)
                 if name == "phone":
-                    height = d.execute_script("return document.body.scrollHeight")
-                    d.set_window_size(w, min(max(h, height), 2400))
-                    time.sleep(0.5)
+                    for _ in range(2):  # the whole page, the map at its foot
+                        height = d.execute_script("return document.documentElement.scrollHeight")
+                        d.set_window_size(w, min(max(h, height), 2600))
+                        time.sleep(0.7)
                 path = f"{directory}/page-{name}-{language}.png"
                 d.save_screenshot(path)
                 print(f"  screenshot {path}")
@@ -258,6 +262,13 @@ def main():
     p.add_argument("--timings", type=int, default=0, help="measure the load and plan times over N runs")
     args = p.parse_args()
     url = args.url.rstrip("/")
+    # A server just started works out its coverage regions after loading: the page then
+    # waits for them (it asks /v1/health); the tests start once they are there.
+    for _ in range(300):
+        with urllib.request.urlopen(f"{url}/v1/health") as r:
+            if json.load(r).get("timetable", {}).get("coverage") != "building":
+                break
+        time.sleep(1)
     with urllib.request.urlopen(f"{url}/") as r:
         check(r.status == 200 and "text/html" in r.headers["Content-Type"], "the server serves the page at /")
     d = browser(1280, 800)

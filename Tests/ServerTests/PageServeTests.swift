@@ -83,6 +83,17 @@ struct PageServeTests {
             let stops = features.first { ($0["properties"] as? [String: Any])?["role"] as? String == "stops" }
             let points = (stops?["geometry"] as? [String: Any])?["coordinates"] as? [[Double]] ?? []
             #expect(points.count == Set(snapshot.stops.filter { $0.locationType == 0 }.map(\.stopId)).count, "\(points.count) stops")
+            // Within a box (downtown Oakland): only what lies there, every route through it.
+            let box = try server.request("/v1/network?bbox=-122.29,37.79,-122.25,37.82")
+            expectConforms(v, "/v1/network", box)
+            let inBox = box.json?["features"] as? [[String: Any]] ?? []
+            let boxPoints = ((inBox.last?["geometry"] as? [String: Any])?["coordinates"] as? [[Double]]) ?? []
+            #expect(!boxPoints.isEmpty && boxPoints.count < points.count / 4
+                    && boxPoints.allSatisfy { (-122.29...(-122.25)).contains($0[0]) && (37.79...37.82).contains($0[1]) }, "\(boxPoints)")
+            #expect(inBox.count > 2 && inBox.count <= features.count)
+            for bad in ["1,2,3", "-122.2,37.8,-122.3,37.9", "0,0,200,1"] {
+                #expect(try server.request("/v1/network?bbox=\(bad)").errorCode == "BAD_PARAMETER", "\(bad)")
+            }
         }
     }
 

@@ -24,30 +24,51 @@ export class TripMap {
     this.trip = L.layerGroup().addTo(this.map);
     this.legs = [];
     this.map.on("click", (e) => this.pointMenu(e.latlng));
+    // A phone turned, a panel that grows: the map takes its new size.
+    if (window.ResizeObserver) new ResizeObserver(() => this.map.invalidateSize()).observe(element);
   }
 
+  /** The coverage regions (once ready: the server works them out after loading), then the network in view. */
   async drawNetwork() {
     if (!this.available) return;
     const L = window.L;
-    const [network, coverage] = await Promise.all([
-      fetch("/v1/network").then((r) => (r.ok ? r.json() : null)).catch(() => null),
-      fetch("/v1/coverage").then((r) => (r.ok ? r.json() : null)).catch(() => null),
-    ]);
+    this.map.on("moveend", () => { clearTimeout(this.networkTimer); this.networkTimer = setTimeout(() => this.networkInView(), 150); });
+    this.networkInView();
+    for (let tries = 0; tries < 60; tries++) {
+      // The server says when its regions are ready (/v1/health), so the page never asks too early.
+      const health = await fetch("/v1/health").then((r) => r.json()).catch(() => null);
+      const state = health && health.timetable && health.timetable.coverage;
+      if (state === "ready") break;
+      if (state === "failed") return;
+      await new Promise((done) => setTimeout(done, 2000));
+    }
+    const coverage = await fetch("/v1/coverage").then((r) => (r.ok ? r.json() : null)).catch(() => null);
     if (coverage && coverage.features) {
       const layer = L.geoJSON(coverage, {
         renderer: this.background, interactive: false,
-        style: () => ({ color: "#0b4f9c", weight: 1.5, dashArray: "6 4", fillColor: "#0b4f9c", fillOpacity: 0.04 }),
+        style: () => ({ color: "#0b4f9c", weight: 1, opacity: 0.25, fillColor: "#0b4f9c", fillOpacity: 0.05 }),
       }).addTo(this.map);
+      layer.bringToBack();
       if (!this.fitted && layer.getBounds().isValid()) this.map.fitBounds(layer.getBounds());
     }
-    if (network) {
-      L.geoJSON(network, {
-        renderer: this.background, interactive: false,
-        style: (f) => ({ color: f.properties.color || "#777", weight: 2, opacity: 0.45 }),
-        pointToLayer: (f, latlng) => L.circleMarker(latlng, { renderer: this.background, radius: 2, color: "#555", weight: 1, fillOpacity: 0.6 }),
-      }).addTo(this.map);
-    }
-    this.trip.eachLayer((l) => l.bringToFront && l.bringToFront());
+  }
+
+  /** The network's lines and stops in view (/v1/network?bbox=…), from a city's zoom up. */
+  async networkInView() {
+    const L = window.L;
+    if (this.map.getZoom() < 9) { if (this.network) { this.network.remove(); this.network = null; } return; }
+    const b = this.map.getBounds().pad(0.3);
+    const box = [b.getWest(), b.getSouth(), b.getEast(), b.getNorth()].map((x, i) => Math.max(i % 2 ? -90 : -180, Math.min(i % 2 ? 90 : 180, x)).toFixed(4));
+    const asked = (this.networkAsked = (this.networkAsked || 0) + 1);
+    const network = await fetch(`/v1/network?bbox=${box.join(",")}`).then((r) => (r.ok ? r.json() : null)).catch(() => null);
+    if (!network || asked !== this.networkAsked) return;
+    const layer = L.geoJSON(network, {
+      renderer: this.background, interactive: false,
+      style: (f) => ({ color: f.properties.color || "#777", weight: 2, opacity: 0.45 }),
+      pointToLayer: (f, latlng) => L.circleMarker(latlng, { renderer: this.background, radius: 2, color: "#555", weight: 1, fillOpacity: 0.6 }),
+    }).addTo(this.map);
+    if (this.network) this.network.remove();
+    this.network = layer;
   }
 
   pointMenu(latlng) {
@@ -81,7 +102,9 @@ export class TripMap {
       line.on("click", (e) => { L.DomEvent.stopPropagation(e); this.onLeg(i); });
       this.legs[i] = line;
     }
-    for (const f of map.features.filter((f) => f.properties.role !== "leg")) {
+    // The ends last, on top of the board and alight pins at the same stops.
+    const end = (f) => (f.properties.role === "start" || f.properties.role === "destination" ? 1 : 0);
+    for (const f of map.features.filter((f) => f.properties.role !== "leg").sort((a, b) => end(a) - end(b))) {
       const role = f.properties.role, pin = PIN[role] || { r: 6, label: role };
       const [lon, lat] = f.geometry.coordinates;
       const marker = L.circleMarker([lat, lon], {
