@@ -94,10 +94,9 @@ public enum APIParameters {
 
     // MARK: /v1/network
 
-    static let number = #"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)"#
-    public static let bbox = ParameterSpec("bbox", .text(minLength: 7, maxLength: 200, pattern: whole("\(number),\(number),\(number),\(number)")),
+    public static let bbox = ParameterSpec("bbox", .text(minLength: 7, maxLength: 200, pattern: whole("\(longitude),\(latitude),\(longitude),\(latitude)")),
                                            allowed: "west,south,east,north in degrees, e.g. -122.5,37.7,-122.2,37.9",
-                                           "Only what lies in this box: `west,south,east,north` (degrees); without it, the whole network")
+                                           "Only what lies in this box: `west,south,east,north` (degrees; west greater than east: a box across the 180th meridian; south above north: nothing); without it, the whole network")
     public static let network: [ParameterSpec] = [bbox]
 
     // MARK: /v1/vehicles

@@ -181,14 +181,16 @@ public struct NetworkMap: Sendable {
 
     /// The GeoJSON of what lies in `box` (a segment when its own box meets it), all without one.
     func geoJSON(in box: Box?) -> [UInt8] {
+        // West above east: the box crosses the 180th meridian (two boxes, each side of it).
+        let boxes: [Box] = box.map { b in b.west <= b.east ? [b] : [(b.west, b.south, 180, b.north), (-180, b.south, b.east, b.north)] } ?? []
         func inside(_ lon: Double, _ lat: Double) -> Bool {
-            guard let b = box else { return true }
-            return lon >= b.west && lon <= b.east && lat >= b.south && lat <= b.north
+            box == nil || boxes.contains { lon >= $0.west && lon <= $0.east && lat >= $0.south && lat <= $0.north }
         }
         func meets(_ c: ArraySlice<Double>) -> Bool {
-            guard let b = box else { return true }
             let i = c.startIndex
-            return max(c[i], c[i + 2]) >= b.west && min(c[i], c[i + 2]) <= b.east && max(c[i + 1], c[i + 3]) >= b.south && min(c[i + 1], c[i + 3]) <= b.north
+            return box == nil || boxes.contains { b in
+                max(c[i], c[i + 2]) >= b.west && min(c[i], c[i + 2]) <= b.east && max(c[i + 1], c[i + 3]) >= b.south && min(c[i + 1], c[i + 3]) <= b.north
+            }
         }
         var w = JSONWriter(capacity: 1 << 16)
         w.beginObject()

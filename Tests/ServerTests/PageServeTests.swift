@@ -91,9 +91,15 @@ struct PageServeTests {
             #expect(!boxPoints.isEmpty && boxPoints.count < points.count / 4
                     && boxPoints.allSatisfy { (-122.29...(-122.25)).contains($0[0]) && (37.79...37.82).contains($0[1]) }, "\(boxPoints)")
             #expect(inBox.count > 2 && inBox.count <= features.count)
-            for bad in ["1,2,3", "-122.2,37.8,-122.3,37.9", "0,0,200,1"] {
+            for bad in ["1,2,3", "0,0,200,1", "0,-91,1,1", "a,b,c,d"] {
                 #expect(try server.request("/v1/network?bbox=\(bad)").errorCode == "BAD_PARAMETER", "\(bad)")
             }
+            // Across the 180th meridian (west above east): the world but a strip, so all of BART.
+            let wrapped = try server.request("/v1/network?bbox=170,-90,169,90")
+            #expect(wrapped.status == 200 && (wrapped.json?["features"] as? [Any])?.count == features.count)
+            // South above north: nothing (the stops' point list empty).
+            let none = try server.request("/v1/network?bbox=-123,38,-122,37")
+            #expect((none.json?["features"] as? [[String: Any]])?.count == 1)
         }
     }
 
