@@ -21,6 +21,7 @@ import re
 import statistics
 import sys
 import time
+import urllib.parse
 import urllib.request
 
 from selenium import webdriver
@@ -174,6 +175,20 @@ def deep_link(d, url, args):
     check(d.current_url == second, "forward: the second plan again")
 
 
+def deep_link_names(d, url, args):
+    """A link with names (as another app may write them, typo included) and with coordinates."""
+    d.get(f"{url}/?from={urllib.parse.quote(args.from_typo)}&to={urllib.parse.quote(args.to_expect)}&time={args.time}&lang=en")
+    ready(d)
+    plan_shown(d)
+    fields = d.execute_script("return [document.getElementById('from').value, document.getElementById('to').value]")
+    check(fields == [args.from_expect, args.to_expect], f"deep link by names: planned from {fields}")
+    d.get(f"{url}/?from={args.from_point}&to={args.deep_to}&time={args.time}&lang=en")
+    ready(d)
+    plan_shown(d)
+    first = d.execute_script("return window.tripPage.state.answer.itineraries[window.tripPage.state.option].legs[0].mode")
+    check(first == "WALK", f"deep link by coordinates: the trip starts with a walk ({first})")
+
+
 def refusal(d, url, args):
     d.get(f"{url}/?from={args.deep_from}&to=48.8566,2.3522&time={args.time}&lang=zh-Hans")
     ready(d)
@@ -257,6 +272,7 @@ def main():
     p.add_argument("--to-expect", default="Dublin/Pleasanton")
     p.add_argument("--deep-from", default="stop:DBRK")
     p.add_argument("--deep-to", default="stop:DUBL")
+    p.add_argument("--from-point", default="37.8716,-122.2727")
     p.add_argument("--time", default="2018-06-05T10:00")
     p.add_argument("--screenshots")
     p.add_argument("--timings", type=int, default=0, help="measure the load and plan times over N runs")
@@ -276,6 +292,7 @@ def main():
         for language in ["en", "zh-Hans"]:
             typed_trip(d, url, language, args)
         deep_link(d, url, args)
+        deep_link_names(d, url, args)
         refusal(d, url, args)
         accessibility(d, url, args)
     finally:
