@@ -342,7 +342,7 @@ public enum Catalogue {
     page.late = {n} min late ‖ 晚点 {n} 分钟
     page.early = {n} min early ‖ 提前 {n} 分钟
     page.cancelled = Cancelled ‖ 已取消
-    page.alert = Alert ‖ 提醒
+    page.alert = Alert: {text} ‖ 提醒：{text}
     page.pickPlace = Choose a place from the list, or click the map. ‖ 请从列表中选择地点，或点击地图。
     page.noMatch = No stop matches “{text}”. ‖ 没有与“{text}”匹配的车站。
     page.point = Point {lat}, {lon} ‖ 地点 {lat}, {lon}

@@ -208,7 +208,7 @@ function choose(i, fromTable) {
     const more = [];
     const late = Math.round((leg.departureDelaySeconds ?? 0) / 60);
     if (late !== 0 && leg.departureDelaySeconds !== undefined) more.push(["late", t(late > 0 ? "page.late" : "page.early", { n: Math.abs(late) })]);
-    for (const al of leg.alerts || []) more.push(["alert", `${t("page.alert")}: ${al.header || al.description || ""}`]);
+    for (const al of leg.alerts || []) more.push(["alert", t("page.alert", { text: al.header || al.description || "" })]);
     for (const w of leg.walkSteps || []) more.push(["walkstep", w.instruction]);
     for (const [cls, words] of more) b.append(Object.assign(document.createElement("span"), { className: `more ${cls}`, textContent: words }));
     b.addEventListener("click", () => selectLeg(k, true, false));
