@@ -1,6 +1,7 @@
 import Foundation
 import GTFSRealtime
 import Planner
+import TransitModel
 import Synchronization
 
 /// One thing a follower is told (docs/routing-model.md, "Following a trip"): its kind,
@@ -75,16 +76,27 @@ enum FollowWords {
     /// "5 min late", "2 min early", "on time": the expected time against the scheduled
     /// one in shown minutes ("Times as shown"), so that it is the difference of the
     /// printed times.
-    static func lateness(expected: Int64, scheduled: Int64, arrival: Bool) -> String {
+    static func lateness(expected: Int64, scheduled: Int64, arrival: Bool, _ language: Language = .en) -> String {
         let shown: (Int64) -> Int64 = { arrival ? ShownTimes.ceilMinute($0) : ShownTimes.floorMinute($0) }
         let m = Int((shown(expected) - shown(scheduled)) / 60)
-        if m == 0 { return "on time" }
-        return "\(abs(m)) min \(m > 0 ? "late" : "early")"
+        if m == 0 { return Catalogue.text("follow.onTime", language) }
+        return Catalogue.text(m > 0 ? "follow.late" : "follow.early", language, ["n": "\(abs(m))"])
     }
 
     static func capitalized(_ s: String) -> String { s.prefix(1).uppercased() + s.dropFirst() }
 
-    static func line(_ r: MatchedRide) -> String { r.line + (r.headsign.map { " towards \($0)" } ?? "") }
+    /// "Yellow towards SFO" (the line and where it goes), in `language`.
+    static func line(_ r: MatchedRide, _ language: Language = .en) -> String {
+        let name = lineName(r, language)
+        return r.headsign.map { Catalogue.text("follow.line", language, ["line": name, "headsign": $0]) } ?? name
+    }
+
+    /// "metro Yellow" (`MatchedRide.line`) with the mode's noun in `language`: "地铁 Yellow".
+    static func lineName(_ r: MatchedRide, _ language: Language) -> String {
+        let mode = LegMode(routeType: r.routeType), prefix = mode.noun + " "
+        guard language != .en, r.line.hasPrefix(prefix) else { return r.line }
+        return mode.noun(language) + " " + r.line.dropFirst(prefix.count)
+    }
 
     /// An alert's header (English if it has one, else its first), else its description.
     static func alertText(_ a: RealtimeMessage.Alert) -> String {

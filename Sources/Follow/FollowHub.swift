@@ -262,7 +262,7 @@ public final class FollowHub: Sendable {
                      tokens: TripTokens) throws(FollowRefusal) -> FollowSubscription {
         let trip: FollowedTrip
         do { trip = try tokens.trip(token, now: now) } catch { throw .token(error) }
-        let key = "\(options.threshold):\(options.notice):" + token
+        let key = "\(options.threshold):\(options.notice):\(options.language.rawValue):" + token
         let (stream, continuation) = AsyncStream<[UInt8]>.makeStream(bufferingPolicy: .bufferingNewest(64))
         let result: Result<(UInt64, TripWatch), FollowRefusal> = withState { s in
             guard let context = s.context else { return .failure(.notReady) }

@@ -10,7 +10,11 @@ public struct FollowOptions: Sendable, Equatable {
     public var threshold: Int64
     /// Seconds before a boarding (and before getting off a long ride) that `leg-upcoming` is told.
     public var notice: Int64
-    public init(threshold: Int64 = 60, notice: Int64 = 300) { self.threshold = threshold; self.notice = notice }
+    /// The language of the events' messages.
+    public var language: Language
+    public init(threshold: Int64 = 60, notice: Int64 = 300, language: Language = .en) {
+        self.threshold = threshold; self.notice = notice; self.language = language
+    }
 }
 
 /// Where a served timetable is followed: its matcher, its planner (for new itineraries)
@@ -123,7 +127,8 @@ public struct TripWatch: Sendable {
             case .cancelled where !brokenTold[i]:
                 brokenTold[i] = true
                 var e = FollowEvent(kind: .cancellation, time: now,
-                                    message: "\(FollowWords.capitalized(FollowWords.line(r))) from \(r.boardName) at \(FollowWords.clock(told[i].departure, r.zone)) is cancelled.")
+                                    message: say("follow.cancelled", ["Line": FollowWords.capitalized(FollowWords.line(r, l)), "stop": r.boardName,
+                                                                      "time": FollowWords.clock(told[i].departure, r.zone)]))
                 e.ride = i; e.line = r.line; e.headsign = r.headsign
                 pending = PendingBreak(event: e, broken: i, after: alerts(upTo: i, state: state, now: now), state: state, now: now)
                 return out
@@ -131,7 +136,8 @@ public struct TripWatch: Sendable {
                 brokenTold[i] = true
                 let stop = boarding ? r.boardName : r.alightName
                 var e = FollowEvent(kind: .skippedStop, time: now,
-                                    message: "\(FollowWords.capitalized(FollowWords.line(r))) no longer stops at \(stop), where you \(boarding ? "board" : "get off").")
+                                    message: say(boarding ? "follow.skippedBoard" : "follow.skippedAlight",
+                                                 ["Line": FollowWords.capitalized(FollowWords.line(r, l)), "stop": stop]))
                 e.ride = i; e.line = r.line; e.headsign = r.headsign
                 e.stopId = boarding ? trip.rides[i].boardStopId : trip.rides[i].alightStopId; e.stopName = stop
                 e.moment = boarding ? .boarding : .alighting
@@ -145,8 +151,9 @@ public struct TripWatch: Sendable {
                 missedTold[i] = true
                 let n = rides[i + 1]
                 var e = FollowEvent(kind: .missedConnection, time: now,
-                                    message: "\(FollowWords.capitalized(r.line)) now reaches \(r.alightName) at \(FollowWords.clock(a, r.zone, arrival: true)): "
-                                        + "the change to \(FollowWords.line(n)) at \(FollowWords.clock(d, n.zone)) no longer works.")
+                                    message: say("follow.missed", ["Line": FollowWords.capitalized(FollowWords.lineName(r, l)), "stop": r.alightName,
+                                                                   "time": FollowWords.clock(a, r.zone, arrival: true), "next": FollowWords.line(n, l),
+                                                                   "nextTime": FollowWords.clock(d, n.zone)]))
                 e.ride = i; e.line = n.line; e.headsign = n.headsign; e.newArrival = a; e.newDeparture = d
                 pending = PendingBreak(event: e, broken: i + 1, after: alerts(upTo: i, state: state, now: now), state: state, now: now)
                 return out
@@ -167,7 +174,8 @@ public struct TripWatch: Sendable {
                 upcomingTold[i] |= 1
                 let m = Int((d - now + 59) / 60)
                 var e = FollowEvent(kind: .legUpcoming, time: now,
-                                    message: "\(FollowWords.capitalized(FollowWords.line(r))) leaves \(r.boardName) in \(m) min (\(FollowWords.clock(d, r.zone))).")
+                                    message: say("follow.leaves", ["Line": FollowWords.capitalized(FollowWords.line(r, l)), "stop": r.boardName, "n": "\(m)",
+                                                                   "time": FollowWords.clock(d, r.zone)]))
                 e.ride = i; e.line = r.line; e.headsign = r.headsign; e.moment = .boarding; e.minutes = m
                 e.stopId = trip.rides[i].boardStopId; e.stopName = r.boardName; e.newDeparture = d
                 out.append(e)
@@ -176,7 +184,8 @@ public struct TripWatch: Sendable {
                 upcomingTold[i] |= 2
                 let m = Int((a - now + 59) / 60)
                 var e = FollowEvent(kind: .legUpcoming, time: now,
-                                    message: "Get off \(r.line) at \(r.alightName) in \(m) min (\(FollowWords.clock(a, r.zone, arrival: true))).")
+                                    message: say("follow.getOff", ["line": FollowWords.lineName(r, l), "stop": r.alightName, "n": "\(m)",
+                                                                   "time": FollowWords.clock(a, r.zone, arrival: true)]))
                 e.ride = i; e.line = r.line; e.headsign = r.headsign; e.moment = .alighting; e.minutes = m
                 e.stopId = trip.rides[i].alightStopId; e.stopName = r.alightName; e.newArrival = a
                 out.append(e)
@@ -186,23 +195,31 @@ public struct TripWatch: Sendable {
         if !broken, now >= expectedEnd {
             finished = true
             let last = rides.last!
-            var e = FollowEvent(kind: .arrived, time: now, message: "You have arrived (\(FollowWords.clock(expectedEnd, last.zone, arrival: true))).")
+            var e = FollowEvent(kind: .arrived, time: now, message: say("follow.arrived", ["time": FollowWords.clock(expectedEnd, last.zone, arrival: true)]))
             e.newArrival = expectedEnd
             out.append(e)
         }
         return out
     }
 
+    /// A message in the follower's language (the catalogue's `follow.*`).
+    private func say(_ key: String, _ values: [String: String] = [:]) -> String { Catalogue.text(key, options.language, values) }
+    private var l: Language { options.language }
+
     private func delayText(_ i: Int, _ d: Int64, _ a: Int64) -> String {
         let r = rides[i], p = trip.rides[i]
         var parts: [String] = []
         if d != told[i].departure {
-            parts.append("leaves \(r.boardName) at \(FollowWords.clock(d, r.zone)) (\(FollowWords.lateness(expected: d, scheduled: p.scheduledDeparture, arrival: false)), was \(FollowWords.clock(told[i].departure, r.zone)))")
+            parts.append(say("follow.delayLeaves", ["stop": r.boardName, "time": FollowWords.clock(d, r.zone),
+                                                    "lateness": FollowWords.lateness(expected: d, scheduled: p.scheduledDeparture, arrival: false, l),
+                                                    "was": FollowWords.clock(told[i].departure, r.zone)]))
         }
         if a != told[i].arrival {
-            parts.append("reaches \(r.alightName) at \(FollowWords.clock(a, r.zone, arrival: true)) (\(FollowWords.lateness(expected: a, scheduled: p.scheduledArrival, arrival: true)), was \(FollowWords.clock(told[i].arrival, r.zone, arrival: true)))")
+            parts.append(say("follow.delayReaches", ["stop": r.alightName, "time": FollowWords.clock(a, r.zone, arrival: true),
+                                                     "lateness": FollowWords.lateness(expected: a, scheduled: p.scheduledArrival, arrival: true, l),
+                                                     "was": FollowWords.clock(told[i].arrival, r.zone, arrival: true)]))
         }
-        return "\(FollowWords.capitalized(FollowWords.line(r))) now " + parts.joined(separator: " and ") + "."
+        return say("follow.delay", ["Line": FollowWords.capitalized(FollowWords.line(r, l)), "parts": parts.joined(separator: say("follow.and"))])
     }
 
     /// The alerts of `state` for rides 0...last not told yet.
@@ -218,7 +235,7 @@ public struct TripWatch: Sendable {
                                      tripId: p.tripId, startDate: String(format: "%04d%02d%02d", y, m, d),
                                      stopIds: [p.boardStopId, p.alightStopId], from: from, to: to)
             for a in RealtimeAlerts.matching(target, in: state.messages) where alertsTold.insert(r.feed + "\u{1F}" + a.entityId).inserted {
-                var e = FollowEvent(kind: .alert, time: now, message: "Alert for \(FollowWords.line(r)): \(FollowWords.alertText(a))")
+                var e = FollowEvent(kind: .alert, time: now, message: say("follow.alert", ["line": FollowWords.line(r, l), "text": FollowWords.alertText(a)]))
                 e.ride = i; e.line = r.line; e.headsign = r.headsign; e.alert = a; e.alertFeed = r.feed
                 out.append(e)
             }
@@ -251,7 +268,7 @@ public struct TripWatch: Sendable {
         switch context.planner.answer(query, numItineraries: 1, realtime: state) {
         case .noItinerary(let why):
             e.continuation = .noWay(why)
-            e.message += " There is no way to continue: \(why.message)"
+            e.message += say("follow.noWay", ["why": why.message(l)])
             finished = true
         case .itineraries(let answer):
             let option = answer.options[answer.modelFirst]
@@ -259,19 +276,21 @@ public struct TripWatch: Sendable {
                   let joined = joining(keep: keep, next: next), let watch = try? TripWatch(trip: joined, matcher: context.matcher, options: options)
             else {
                 // Only a walk: the rest of the way is on foot.
-                let why = PlanError(.noConnection, "only walking is left: \(Int(option.journey.walkMeters ?? 0)) m to \(destination.alightStopId).")
+                let meters = "\(Int(option.journey.walkMeters ?? 0))", stop = destination.alightStopId
+                let why = PlanError(.noConnection, Localized { Catalogue.text("follow.onlyWalkWhy", $0, ["meters": meters, "stop": stop]) })
                 e.continuation = .noWay(why)
-                e.message += " There is no ride to continue with: \(why.message)"
+                e.message += say("follow.onlyWalk", ["why": why.message(l)])
                 finished = true
                 return e
             }
             let token = context.tokens.token(joined)
             e.continuation = .itinerary(answer: answer, option: answer.modelFirst, trip: joined, token: token)
             let first = watch.rides[keep], firstRide = joined.rides[keep]
-            e.message += " New plan: \(first.line)\(first.headsign.map { " towards \($0)" } ?? "") from \(first.boardName) at "
-                + "\(FollowWords.clock(firstRide.plannedDeparture, first.zone)), arriving at \(watch.rides.last!.alightName) "
-                + "at \(FollowWords.clock(joined.rides.last!.plannedArrival, watch.rides.last!.zone, arrival: true))"
-                + (option.journey.rides > 1 ? " (\(option.journey.rides - 1) change\(option.journey.rides > 2 ? "s" : ""))." : ".")
+            e.message += say("follow.newPlan", ["line": FollowWords.line(first, l), "stop": first.boardName,
+                                                "time": FollowWords.clock(firstRide.plannedDeparture, first.zone), "end": watch.rides.last!.alightName,
+                                                "endTime": FollowWords.clock(joined.rides.last!.plannedArrival, watch.rides.last!.zone, arrival: true),
+                                                "changes": option.journey.rides > 1 ? say("follow.newPlanChanges", ["n": "\(option.journey.rides - 1)"])
+                                                    : say("follow.newPlanEnd")])
             // From now on the new trip is followed; what was told of the rides kept stays told.
             var carried = watch
             for i in 0..<keep {

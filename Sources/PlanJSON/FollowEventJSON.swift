@@ -1,6 +1,7 @@
 import Follow
 import Foundation
 import Planner
+import TransitModel
 
 /// The JSON of a followed trip's events (the `data` of the stream's frames), and of the
 /// trip followed: one place decides it, for the API and `transit follow --server`.
@@ -31,7 +32,8 @@ public enum FollowEventJSON {
             let z = ZoneOffsets(TimeZone(identifier: answer.result.timeZone) ?? TimeZone(identifier: "UTC")!)
             w.key("continuation"); w.beginObject()
             w.key("itinerary")
-            PlanAnswerJSON.itinerary(answer.options[option], z, recommended: true, modelFirst: true, realtime: true, into: &w)
+            PlanAnswerJSON.itinerary(answer.options[option], z, recommended: true, modelFirst: true, realtime: true,
+                                     language: watch.options.language, into: &w)
             w.field("tripToken", token)
             w.endObject()
         }
@@ -45,7 +47,7 @@ public enum FollowEventJSON {
         if let t = e.newDeparture { w.key("newDeparture"); time(t, zone, &w) }
         if case .noWay(let why) = e.continuation {
             w.key("noWayToContinue"); w.beginObject()
-            w.field("code", why.code.rawValue); w.field("message", why.message)
+            w.field("code", why.code.rawValue); w.field("message", why.message(watch.options.language))
             w.endObject()
         }
         if let t = e.oldArrival { w.key("oldArrival"); time(t, zone, &w) }
@@ -61,11 +63,11 @@ public enum FollowEventJSON {
 
     /// The trip a stream follows (its first frame, `following`): each ride's line,
     /// stops and planned times, and the message a terminal prints.
-    public static func following(_ trip: FollowedTrip, rides: [MatchedRide]) -> [UInt8] {
+    public static func following(_ trip: FollowedTrip, rides: [MatchedRide], language: Language = .en) -> [UInt8] {
         let zone = FollowZones.zone(rides.first?.zone ?? "UTC")
         var w = JSONWriter(capacity: 1024)
         w.beginObject()
-        w.field("message", FollowText.following(trip, rides: rides))
+        w.field("message", FollowText.following(trip, rides: rides, language: language))
         w.key("rides"); w.beginArray()
         for (r, m) in zip(trip.rides, rides) {
             w.beginObject()

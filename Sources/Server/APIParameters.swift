@@ -122,7 +122,7 @@ public enum APIParameters {
                                                       "A `delay` is told when a ride's expected departure or arrival moves by at least this much")
     public static let followNotice = ParameterSpec("notice", .integer(1...60, default: 5), unit: .minutes,
                                                    "`leg-upcoming` comes this long before a boarding (and before getting off a long ride)")
-    public static let follow: [ParameterSpec] = [followThreshold, followNotice]
+    public static let follow: [ParameterSpec] = [followThreshold, followNotice, lang]
 
     // MARK: Path parameters
 

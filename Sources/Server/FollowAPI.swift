@@ -60,6 +60,7 @@ extension TransitAPI {
         let q = try QueryParameters(request.uri.query, allowed: APIParameters.follow.map(\.name))
         let threshold = try q.int(APIParameters.followThreshold) ?? APIParameters.followThreshold.integerDefault
         let notice = try q.int(APIParameters.followNotice) ?? APIParameters.followNotice.integerDefault
+        let language = try Self.language(q, request)
         // The header's id, as a browser's EventSource sends it on reconnecting; one that is
         // not a number is as none.
         let lastId = request.headers[.init("Last-Event-ID")!].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
@@ -67,17 +68,18 @@ extension TransitAPI {
         let subscription: FollowSubscription
         do throws(FollowRefusal) {
             subscription = try follow.open(token: token, client: client, lastEventId: lastId,
-                                           options: FollowOptions(threshold: Int64(threshold), notice: Int64(notice) * 60),
+                                           options: FollowOptions(threshold: Int64(threshold), notice: Int64(notice) * 60, language: language),
                                            now: clock.now(), tokens: tokens)
         } catch {
             throw Self.refusal(error)
         }
         let opening = Array("retry: 5000\n\n".utf8)
-            + Self.frame(event: "following", id: nil, data: FollowEventJSON.following(subscription.trip, rides: subscription.rides))
+            + Self.frame(event: "following", id: nil, data: FollowEventJSON.following(subscription.trip, rides: subscription.rides, language: language))
         let heartbeat = heartbeatSeconds
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream; charset=utf-8"
         headers[.cacheControl] = "no-store"
+        headers[.contentLanguage] = language.rawValue
         // Proxies such as nginx hold a response back unless told not to.
         headers[.init("X-Accel-Buffering")!] = "no"
         let frames = subscription.frames

@@ -8,6 +8,7 @@ import PlanText
 import Planner
 import Realtime
 import Synchronization
+import TransitModel
 
 /// How a trip is followed from the terminal: the options `transit follow` and
 /// `transit plan --follow` share.
@@ -33,7 +34,10 @@ struct FollowOptionsGroup: ParsableArguments {
     }
 
     var followClock: FollowClock { clock.flatMap(FollowClock.parse) ?? .system }
-    var options: FollowOptions { FollowOptions(threshold: Int64(threshold), notice: Int64(notice) * 60) }
+    /// The options, the events told in `language`.
+    func options(_ language: Language) -> FollowOptions {
+        FollowOptions(threshold: Int64(threshold), notice: Int64(notice) * 60, language: language)
+    }
 }
 
 /// Following a trip in the terminal: one line per event, in the stream's words, until arrival.
@@ -57,7 +61,7 @@ enum TerminalFollow {
         do { watch = try TripWatch(trip: trip, matcher: matcher, options: options) } catch { throw CLIError(error.description, code: "TRIP_NOT_SERVED") }
         let context = FollowContext(matcher: matcher, planner: planner, tokens: TripTokens(secret: secret ?? TripTokens.randomSecret()))
         let zone = watch.rides.first?.zone ?? "UTC"
-        print(TextWrap.wrap(FollowText.following(watch.trip, rides: watch.rides), width: Output.width))
+        print(TextWrap.wrap(FollowText.following(watch.trip, rides: watch.rides, language: options.language), width: Output.width))
         func show(_ events: [FollowEvent]) {
             for e in events { print(TextWrap.wrap(line(e.time, zone, e.message), width: Output.width)); fflush(nil) }
         }
@@ -75,6 +79,7 @@ enum TerminalFollow {
     static func remote(base: String, token: String, options: FollowOptions) throws {
         let url = (base.hasSuffix("/") ? String(base.dropLast()) : base)
             + "/v1/trips/\(token)/events?threshold=\(options.threshold)&notice=\(options.notice / 60)"
+            + (options.language == .en ? "" : "&lang=\(options.language.rawValue)")
         let done = DispatchSemaphore(value: 0)
         let outcome = Mutex<Error?>(nil)
         Task.detached {
@@ -165,12 +170,15 @@ struct FollowCommand: ParsableCommand {
     @Option(name: .customLong("server"), help: ArgumentHelp("Follow through this running `transit serve`.", valueName: "url"))
     var server: String?
     @OptionGroup var follow: FollowOptionsGroup
+    @Option(help: ArgumentHelp("The language of the events: en or zh-Hans (default: from LANG, else English).", valueName: "lang"))
+    var lang: String?
     @OptionGroup var source: TimetableSourceOptions
 
     func run() throws {
         try follow.check()
         do {
-            if let server { return try TerminalFollow.remote(base: server, token: token, options: follow.options) }
+            let language = try PlanCommand.language(lang)
+            if let server { return try TerminalFollow.remote(base: server, token: token, options: follow.options(language)) }
             guard let secret = TerminalFollow.secret else {
                 throw CLIError("a token is read in process only with the key it was signed with (TRANSIT_TOKEN_SECRET); or follow it through its server with --server URL",
                                code: "INVALID_TOKEN")
@@ -184,7 +192,7 @@ struct FollowCommand: ParsableCommand {
             let backend = try LocalBackend(source: source)
             let versions = Dictionary((backend.feeds ?? []).map { ($0.id, String($0.version)) }, uniquingKeysWith: { a, _ in a })
             try TerminalFollow.local(trip, planner: backend.planner, matcher: TripMatcher(network: backend.planner.network, versions: versions),
-                                     realtime: backend.realtime, clock: clock, options: follow.options)
+                                     realtime: backend.realtime, clock: clock, options: follow.options(language))
         } catch let e as CLIError {
             Output.err("error: \(e.description)")
             throw ExitCode.failure

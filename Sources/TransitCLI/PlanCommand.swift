@@ -325,7 +325,10 @@ struct PlanCommand: ParsableCommand {
     /// note when it was moved onto them, and the options given (with `--again`, the
     /// trip's own where none is given).
     /// `--lang`, else the environment's (`LC_ALL`, `LC_MESSAGES`, `LANG`), else English.
-    func language() throws -> Language {
+    func language() throws -> Language { try Self.language(lang) }
+
+    /// `--lang` of `plan` and `follow`, else the environment's.
+    static func language(_ lang: String?) throws -> Language {
         guard let lang else { return Language.environment(ProcessInfo.processInfo.environment) }
         guard let l = Language(tag: lang) else { throw ValidationError("--lang \"\(lang)\": the languages are en and zh-Hans") }
         return l
@@ -359,14 +362,14 @@ struct PlanCommand: ParsableCommand {
             guard let server, let token = doc.itineraries[i].tripToken else {
                 throw CLIError("option \(i + 1) has no rides to follow (or the server gives no tripToken)", code: "NOTHING_TO_FOLLOW")
             }
-            try TerminalFollow.remote(base: server, token: token, options: following.options)
+            try TerminalFollow.remote(base: server, token: token, options: following.options(try language()))
         case .local(.success(let answer), _, _, _, _):
             guard let local = backend as? LocalBackend, let trip = TripMatcher(network: local.planner.network, versions: [:])
                 .followedTrip(answer.options[i].journey) else {
                 throw CLIError("option \(i + 1) has no rides to follow", code: "NOTHING_TO_FOLLOW")
             }
             try TerminalFollow.local(trip, planner: local.planner, matcher: TripMatcher(network: local.planner.network, versions: [:]),
-                                     realtime: local.realtime, clock: following.followClock, options: following.options)
+                                     realtime: local.realtime, clock: following.followClock, options: following.options(try language()))
         case .local(.failure, _, _, _, _):
             return
         }

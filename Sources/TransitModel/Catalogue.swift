@@ -70,7 +70,11 @@ public enum Catalogue {
         let entry = table[key]
         precondition(entry != nil, "no message \(key) in the catalogue")
         let template = entry![language] ?? entry![.en] ?? key
-        return fill(template, values)
+        let text = fill(template, values)
+        // Chinese sets Latin words apart by spaces, but not from its own full-width brackets
+        // and punctuation ("Yellow（开往 …） 将在" reads "Yellow（开往 …）将在").
+        guard language == .zhHans, text.contains("） ") || text.contains(" （") || text.contains(" 。") else { return text }
+        return text.replacingOccurrences(of: "） ", with: "）").replacingOccurrences(of: " （", with: "（").replacingOccurrences(of: " 。", with: "。")
     }
 
     /// The messages whose keys start with one of `prefixes`, in `language`, as templates.
@@ -303,6 +307,32 @@ public enum Catalogue {
     text.movedToLastWeekday = {day} is outside the timetable's dates ({first} to {last}): planning for {weekday} {target}, the last {weekday} in them. ‖ {day} 不在时刻表的日期内（{first} 至 {last}）：按 {target} {weekday}规划，即其中最后一个{weekday}。
     text.movedToFirstDay = {day} is outside the timetable's dates ({first} to {last}): planning for {weekday} {target}, the first day in them. ‖ {day} 不在时刻表的日期内（{first} 至 {last}）：按 {target} {weekday}规划，即其中第一天。
     text.movedToLastDay = {day} is outside the timetable's dates ({first} to {last}): planning for {weekday} {target}, the last day in them. ‖ {day} 不在时刻表的日期内（{first} 至 {last}）：按 {target} {weekday}规划，即其中最后一天。
+    # A followed trip's events (Follow)
+    follow.line = {line} towards {headsign} ‖ {line}（开往 {headsign}）
+    follow.onTime = on time ‖ 准点
+    follow.late = {n} min late ‖ 晚点 {n} 分钟
+    follow.early = {n} min early ‖ 提前 {n} 分钟
+    follow.delay = {Line} now {parts}. ‖ {Line} 现在{parts}。
+    follow.and =  and  ‖ ，
+    follow.delayLeaves = leaves {stop} at {time} ({lateness}, was {was}) ‖ {time} 从 {stop} 出发（{lateness}，原为 {was}）
+    follow.delayReaches = reaches {stop} at {time} ({lateness}, was {was}) ‖ {time} 到达 {stop}（{lateness}，原为 {was}）
+    follow.cancelled = {Line} from {stop} at {time} is cancelled. ‖ {time} 从 {stop} 出发的 {Line} 已取消。
+    follow.skippedBoard = {Line} no longer stops at {stop}, where you board. ‖ {Line} 不再停靠你上车的 {stop}。
+    follow.skippedAlight = {Line} no longer stops at {stop}, where you get off. ‖ {Line} 不再停靠你下车的 {stop}。
+    follow.missed = {Line} now reaches {stop} at {time}: the change to {next} at {nextTime} no longer works. ‖ {Line} 现在 {time} 到达 {stop}：赶不上 {nextTime} 的 {next} 了。
+    follow.leaves = {Line} leaves {stop} in {n} min ({time}). ‖ {Line} 将在 {n} 分钟后（{time}）从 {stop} 出发。
+    follow.getOff = Get off {line} at {stop} in {n} min ({time}). ‖ {n} 分钟后（{time}）在 {stop} 下车（{line}）。
+    follow.arrived = You have arrived ({time}). ‖ 你已到达（{time}）。
+    follow.alert = Alert for {line}: {text} ‖ {line} 的提醒：{text}
+    follow.noWay =  There is no way to continue: {why} ‖ 无法继续行程：{why}
+    follow.onlyWalk =  There is no ride to continue with: {why} ‖ 没有可以继续乘坐的车次：{why}
+    follow.onlyWalkWhy = only walking is left: {meters} m to {stop}. ‖ 只剩步行：到 {stop} {meters} 米。
+    follow.newPlan =  New plan: {line} from {stop} at {time}, arriving at {end} at {endTime}{changes} ‖ 新的方案：{time} 从 {stop} 乘坐 {line}，{endTime} 到达 {end}{changes}
+    follow.newPlanEnd = . ‖ 。
+    follow.newPlanChanges =  ({n} {n|change|changes}). ‖ （换乘 {n} 次）。
+    follow.following = Following your trip: {parts}. ‖ 正在跟踪你的行程：{parts}。
+    follow.then = , then  ‖ ，然后
+    follow.ride = {line} from {stop} at {time} to {end} ({endTime}) ‖ {time} 从 {stop} 乘坐 {line} 到 {end}（{endTime}）
     # The browser page
     page.title = Trip planner ‖ 出行规划
     page.from = From ‖ 出发地

@@ -157,6 +157,45 @@ struct BARTFollowWorld {
         _ = subscription
     }
 
+    @Test("in Chinese: the same events at the same times as in English, each message in Chinese")
+    func chinese() throws {
+        let w = try BARTFollowWorld.shared.get()
+        let state0 = w.state(w.base)
+        let answer = try w.planner.answer(PlanQuery(from: .stop(feed: nil, id: "12TH"), to: .stop(feed: nil, id: "SFIA"),
+                                                    time: .instant(w.planTime)), numItineraries: 3, realtime: state0).get()
+        let trip = try #require(w.matcher.followedTrip(answer.options[answer.modelFirst].journey))
+        let ride = trip.rides[0]
+        let byLanguage = Mutex<[Language: [FollowEvent]]>([:])
+        let hub = FollowHub { e, id, watch in
+            byLanguage.withLock { $0[watch.options.language, default: []].append(e) }
+            return FollowEventJSON.event(e, id: id, watch: watch)
+        }
+        let context = FollowContext(matcher: w.matcher, planner: w.planner, tokens: w.tokens)
+        var now = ride.plannedDeparture - 1800
+        hub.update(context, realtime: state0, now: now)
+        let token = w.tokens.token(trip)
+        let en = try hub.open(token: token, client: "en", lastEventId: nil, options: FollowOptions(), now: now, tokens: w.tokens)
+        let zh = try hub.open(token: token, client: "zh", lastEventId: nil, options: FollowOptions(language: .zhHans), now: now, tokens: w.tokens)
+        #expect(FollowText.following(zh.trip, rides: zh.rides, language: .zhHans).hasPrefix("正在跟踪你的行程："))
+        for delay: Int32 in [120, 300] {
+            now += 60
+            hub.update(context, realtime: w.state(w.message(tripId: ride.tripId, delay: delay, from: ride.boardSequence)), now: now)
+        }
+        now += 60
+        hub.update(context, realtime: w.state(w.message(tripId: ride.tripId, delay: nil, from: 0)), now: now)
+        let events = byLanguage.withLock { $0 }
+        let english = events[.en] ?? [], chinese = events[.zhHans] ?? []
+        #expect(english.count == 3 && chinese.count == english.count, "\(english.map(\.message)) / \(chinese.map(\.message))")
+        for (a, b) in zip(english, chinese) {
+            #expect(a.kind == b.kind && a.time == b.time && a.newDeparture == b.newDeparture && a.newArrival == b.newArrival
+                    && a.oldDeparture == b.oldDeparture && a.line == b.line)
+            #expect(b.message.unicodeScalars.contains { (0x4E00...0x9FFF).contains($0.value) } && !b.message.contains(" late"), "\(b.message)")
+        }
+        #expect(chinese.first?.message.contains("晚点 2 分钟") == true, "\(chinese.first?.message ?? "")")
+        #expect(chinese.last?.message.contains("已取消") == true && chinese.last?.message.contains("新的方案") == true, "\(chinese.last?.message ?? "")")
+        _ = (en, zh)
+    }
+
     @Test("no event is lost when a client reconnects with Last-Event-ID")
     func reconnect() async throws {
         let w = try BARTFollowWorld.shared.get()

@@ -252,7 +252,7 @@ function follow() {
   if (state.source) state.source.close();
   const list = $("events");
   list.replaceChildren(Object.assign(document.createElement("li"), { textContent: t("page.following") }));
-  const source = new EventSource(`/v1/trips/${it.tripToken}/events`);
+  const source = new EventSource(`/v1/trips/${it.tripToken}/events?lang=${encodeURIComponent(i18n.language)}`);
   state.source = source;
   const say = (e) => {
     try {
