@@ -201,42 +201,13 @@ public enum PlanAnswerText {
     public static let weekdays = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 
     /// What sets an option apart, in words.
-    public static func words(_ label: String, _ language: Language) -> String {
-        guard language != .en else { return words(label) }
-        let parts = label.split(separator: ":", maxSplits: 1)
-        if parts.count == 2, let value = Int64(parts[1]) {
-            let values = ["duration": Words.duration(value, language), "n": "\(value)"]
-            return Catalogue.messages(language, prefixes: ["label.\(parts[0])"])["label.\(parts[0])"].map { Catalogue.fill($0, values) } ?? label
-        }
-        return Catalogue.messages(language, prefixes: ["label.\(label)"])["label.\(label)"] ?? label
-    }
-
-    public static func words(_ label: String) -> String {
-        switch label {
-        case "walk-only": return "on foot"
-        case "earliest-arrival": return "arrives first"
-        case "latest-departure": return "leaves last"
-        case "fastest": return "fastest"
-        case "fewest-changes": return "fewest changes"
-        case "least-walking": return "least walking"
-        case "earliest-departure": return "leaves first"
-        case "later-departure": return "later"
-        case "earlier-arrival": return "earlier"
-        case "recommended": return "recommended"
-        case "alternative": return "alternative"
-        default: break
-        }
+    public static func words(_ label: String, _ language: Language = .en) -> String {
+        if let w = Catalogue.textIfAny("label.\(label)", language) { return w }
         // A trade-off `name:value` (the routing model's "What a rider is shown").
         let parts = label.split(separator: ":", maxSplits: 1)
-        if parts.count == 2, let value = Int64(parts[1]) {
-            switch parts[0] {
-            case "leaves-later": return "leaves \(Words.duration(value)) later"
-            case "leaves-earlier": return "leaves \(Words.duration(value)) earlier"
-            case "more-changes": return "\(value) more change\(value == 1 ? "" : "s")"
-            case "more-waiting": return "\(Words.duration(value)) more walking and waiting"
-            case "longer-ride": return "\(Words.duration(value)) longer aboard"
-            default: break
-            }
+        if parts.count == 2, let value = Int64(parts[1]),
+           let w = Catalogue.textIfAny("label.\(parts[0])", language, ["duration": Words.duration(value, language), "n": "\(value)"]) {
+            return w
         }
         return label.replacingOccurrences(of: "-", with: " ")
     }

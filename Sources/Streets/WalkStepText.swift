@@ -5,21 +5,25 @@ extension WalkStep {
     /// The step as a person follows it, with its distance as the rest of the answer prints
     /// distances: "Head north on Via Torino, 120 m", "Turn left onto the footpath, a few
     /// steps".
-    public var english: String { sentence + ", " + Self.distance(meters) }
+    public var english: String { text(.en) }
 
     /// The step with its distance in `language` (the catalogue's `step.*` messages).
     public func text(_ language: Language) -> String {
-        guard language != .en else { return english }
-        return Catalogue.text("step.withDistance", language, ["sentence": sentence(language), "distance": Self.distance(meters, language)])
+        Catalogue.text("step.withDistance", language, ["sentence": sentence(language), "distance": Self.distance(meters, language)])
     }
+
+    /// The step without its distance: "Head north on Via Torino", "Turn slightly right onto
+    /// Via Dante", "Make a U-turn", "Take the steps", "Cross Corso Buenos Aires", "Cross
+    /// Piazza del Duomo", "Continue on the footpath".
+    public var sentence: String { sentence(.en) }
 
     /// The step without its distance, in `language`.
     public func sentence(_ language: Language) -> String {
-        guard language != .en else { return sentence }
         func say(_ key: String, _ way: String) -> String { Catalogue.text(key, language, ["way": way]) }
         let way = street ?? kind.unnamed(language)
         switch action {
         case .depart:
+            // A square or a crossing is crossed from the start, not walked along.
             let across = kind == .area || kind == .crossing
             guard let heading else { return say(across ? "step.startAcross" : "step.start", way) }
             return Catalogue.text(across ? "step.headAcross" : "step.head", language,
@@ -33,32 +37,9 @@ extension WalkStep {
         case .sharpRight: return say("step.sharpRight", way)
         case .uTurn: return Catalogue.text("step.uTurn", language)
         case .steps: return Catalogue.text("step.steps", language)
+        // An unnamed crossing crosses a road whose name is not known.
         case .cross: return say("step.cross", street ?? StreetKind.road.unnamed(language))
         case .crossArea: return say("step.cross", street ?? StreetKind.area.unnamed(language))
-        }
-    }
-
-    /// The step without its distance: "Head north on Via Torino", "Turn slightly right onto
-    /// Via Dante", "Make a U-turn", "Take the steps", "Cross Corso Buenos Aires", "Cross
-    /// Piazza del Duomo", "Continue on the footpath".
-    public var sentence: String {
-        let way = street ?? kind.unnamed
-        switch action {
-        case .depart:
-            // A square or a crossing is crossed from the start, not walked along.
-            let on = kind == .area || kind == .crossing ? "across" : "on"
-            return (heading.map { "Head \($0)" } ?? "Start") + " \(on) \(way)"
-        case .continueOn: return "Continue on \(way)"
-        case .left, .right: return "Turn \(action.rawValue) onto \(way)"
-        case .slightLeft: return "Turn slightly left onto \(way)"
-        case .slightRight: return "Turn slightly right onto \(way)"
-        case .sharpLeft: return "Turn sharp left onto \(way)"
-        case .sharpRight: return "Turn sharp right onto \(way)"
-        case .uTurn: return "Make a U-turn"
-        case .steps: return "Take the steps"
-        // An unnamed crossing crosses a road whose name is not known.
-        case .cross: return "Cross \(street ?? "the road")"
-        case .crossArea: return "Cross \(street ?? StreetKind.area.unnamed)"
         }
     }
 
@@ -71,20 +52,10 @@ extension WalkStep {
 
 extension StreetKind {
     /// What an unnamed way of this kind is called in a step: "the footpath".
-    public var unnamed: String {
-        switch self {
-        case .road: return "the road"
-        case .service: return "the service road"
-        case .footway: return "the footpath"
-        case .pedestrian: return "the pedestrian street"
-        case .steps: return "the steps"
-        case .crossing: return "the crossing"
-        case .area: return "the square"
-        }
-    }
+    public var unnamed: String { unnamed(.en) }
 
     /// `unnamed` in `language`.
-    public func unnamed(_ language: Language) -> String { language == .en ? unnamed : Catalogue.text("way.\(name)", language) }
+    public func unnamed(_ language: Language) -> String { Catalogue.text("way.\(name)", language) }
 
     /// The kind as the API names it (`walkSteps[].kind`).
     public var name: String {

@@ -4,6 +4,9 @@ public enum Language: String, Sendable, CaseIterable, Equatable {
     /// Simplified Chinese.
     case zhHans = "zh-Hans"
 
+    /// Its place in `allCases` (a `Localized`'s texts, the catalogue's templates).
+    var index: Int { self == .en ? 0 : 1 }
+
     /// The language's own name, for a switch.
     public var name: String { self == .en ? "English" : "简体中文" }
 
@@ -53,7 +56,7 @@ public struct Localized: Sendable, Equatable {
 
     public init(_ make: (Language) -> String) { texts = Language.allCases.map(make) }
 
-    public subscript(_ language: Language) -> String { texts[Language.allCases.firstIndex(of: language)!] }
+    public subscript(_ language: Language) -> String { texts[language.index] }
     public var english: String { self[.en] }
 }
 
@@ -68,11 +71,16 @@ public struct Localized: Sendable, Equatable {
 public enum Catalogue {
     public static func text(_ key: String, _ language: Language, _ values: [String: String] = [:]) -> String {
         guard let entry = parsed[key] else { preconditionFailure("no message \(key) in the catalogue") }
-        let text = entry[Language.allCases.firstIndex(of: language)!].fill(values)
+        let text = entry[language.index].fill(values)
         // Chinese sets Latin words apart by spaces, but not from its own full-width brackets
         // and punctuation ("Yellow（开往 …） 将在" reads "Yellow（开往 …）将在").
         guard language == .zhHans, text.contains("） ") || text.contains(" （") || text.contains(" 。") else { return text }
         return text.replacingOccurrences(of: "） ", with: "）").replacingOccurrences(of: " （", with: "（").replacingOccurrences(of: " 。", with: "。")
+    }
+
+    /// `text` when the catalogue has `key`, else nil.
+    public static func textIfAny(_ key: String, _ language: Language, _ values: [String: String] = [:]) -> String? {
+        parsed[key] == nil ? nil : text(key, language, values)
     }
 
     /// The messages whose keys start with one of `prefixes`, in `language`, as templates.
@@ -124,23 +132,7 @@ public enum Catalogue {
         Language.allCases.map { Template(e[$0] ?? e[.en] ?? "") }
     }
 
-    public static func fill(_ template: String, _ values: [String: String]) -> String {
-        var out = "", rest = Substring(template)
-        while let open = rest.firstIndex(of: "{") {
-            out += rest[..<open]
-            guard let close = rest[open...].firstIndex(of: "}") else { break }
-            let inner = rest[rest.index(after: open)..<close]
-            let parts = inner.split(separator: "|", omittingEmptySubsequences: false)
-            if parts.count == 3 {
-                let n = Int(values[String(parts[0])] ?? "") ?? 0
-                out += n == 1 ? parts[1] : parts[2]
-            } else {
-                out += values[String(inner)] ?? "{\(inner)}"
-            }
-            rest = rest[rest.index(after: close)...]
-        }
-        return out + rest
-    }
+    public static func fill(_ template: String, _ values: [String: String]) -> String { Template(template).fill(values) }
 
     static let table: [String: [Language: String]] = {
         var t: [String: [Language: String]] = [:]

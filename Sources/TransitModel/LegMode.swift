@@ -26,25 +26,9 @@ public enum LegMode: String, Sendable, Codable, CaseIterable {
     }
 
     /// The word a sentence uses ("Take tram 4").
-    /// The mode as a sentence names it, in `language`.
-    public func noun(_ language: Language) -> String { language == .en ? noun : Catalogue.text("mode.\(rawValue)", language) }
+    /// The mode as a sentence names it, in `language` (the catalogue's `mode.*`).
+    public func noun(_ language: Language) -> String { Catalogue.text("mode.\(rawValue)", language) }
 
-    public var noun: String {
-        switch self {
-        case .walk: return "walk"
-        case .tram: return "tram"
-        case .subway: return "metro"
-        case .rail: return "train"
-        case .bus: return "bus"
-        case .ferry: return "ferry"
-        case .cableTram: return "cable car"
-        case .gondola: return "gondola"
-        case .funicular: return "funicular"
-        case .trolleybus: return "trolleybus"
-        case .monorail: return "monorail"
-        case .coach: return "coach"
-        case .air: return "flight"
-        case .taxi: return "taxi"
-        }
-    }
+    /// In English: "metro", "train", "tram".
+    public var noun: String { noun(.en) }
 }

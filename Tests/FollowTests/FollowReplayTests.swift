@@ -161,9 +161,7 @@ struct BARTFollowWorld {
     func chinese() throws {
         let w = try BARTFollowWorld.shared.get()
         let state0 = w.state(w.base)
-        let answer = try w.planner.answer(PlanQuery(from: .stop(feed: nil, id: "12TH"), to: .stop(feed: nil, id: "SFIA"),
-                                                    time: .instant(w.planTime)), numItineraries: 3, realtime: state0).get()
-        let trip = try #require(w.matcher.followedTrip(answer.options[answer.modelFirst].journey))
+        let trip = try w.plannedTrip(on: state0)
         let ride = trip.rides[0]
         let byLanguage = Mutex<[Language: [FollowEvent]]>([:])
         let hub = FollowHub { e, id, watch in
