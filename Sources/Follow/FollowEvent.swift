@@ -93,8 +93,9 @@ enum FollowWords {
 
     /// "metro Yellow" (`MatchedRide.line`) with the mode's noun in `language`: "地铁 Yellow".
     static func lineName(_ r: MatchedRide, _ language: Language) -> String {
+        guard language != .en else { return r.line }
         let mode = LegMode(routeType: r.routeType), prefix = mode.noun + " "
-        guard language != .en, r.line.hasPrefix(prefix) else { return r.line }
+        guard r.line.hasPrefix(prefix) else { return r.line }
         return mode.noun(language) + " " + r.line.dropFirst(prefix.count)
     }
 
