@@ -194,11 +194,9 @@ public enum PlanAnswerText {
     public static func day(_ iso: String, _ language: Language = .en) -> String {
         let date = String(iso.prefix(10))
         guard let d = ServiceDate.parse(iso8601: date) else { return date }
-        return language == .en ? "\(weekdays[d.weekday]) \(date)" : "\(date) \(Catalogue.text("day.\(d.weekday)", language))"
+        let weekday = Catalogue.text("day.\(d.weekday)", language)
+        return language == .en ? "\(weekday) \(date)" : "\(date) \(weekday)"
     }
-
-    /// By `ServiceDate.weekday` (0 is Monday).
-    public static let weekdays = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 
     /// What sets an option apart, in words.
     public static func words(_ label: String, _ language: Language = .en) -> String {

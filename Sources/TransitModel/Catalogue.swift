@@ -132,8 +132,6 @@ public enum Catalogue {
         Language.allCases.map { Template(e[$0] ?? e[.en] ?? "") }
     }
 
-    public static func fill(_ template: String, _ values: [String: String]) -> String { Template(template).fill(values) }
-
     static let table: [String: [Language: String]] = {
         var t: [String: [Language: String]] = [:]
         for line in source.split(separator: "\n") where !line.hasPrefix("#") {
