@@ -48,14 +48,16 @@ public struct TransitAPI: Sendable {
     public let heartbeatSeconds: Double
     /// The trip planner page at `/`.
     public let page: TripPage
+    /// The operators' signals at `/metrics`.
+    public let metrics: ServerMetrics
 
     /// `tokenSecret`: the key of the trip tokens (servers that share it read each other's;
     /// nil: a random one, so tokens last as long as the process).
     public init(live: LiveTimetable, planBudget: Double = 2, planThreads: Int = ProcessInfo.processInfo.activeProcessorCount,
                 planRate: Double = 0, planBurst: Int = 1, cors: CORSPolicy = CORSPolicy(), realtime: RealtimeFeeds? = nil,
                 clock: FollowClock = .system, tokenSecret: [UInt8]? = nil, maxStreams: Int = 10_000, maxStreamsPerClient: Int = 16,
-                heartbeatSeconds: Double = 15, page: TripPage = TripPage(), logger: Logger) {
-        self.page = page
+                heartbeatSeconds: Double = 15, page: TripPage = TripPage(), metrics: ServerMetrics = ServerMetrics(), logger: Logger) {
+        self.page = page; self.metrics = metrics
         self.live = live; self.planBudget = planBudget; self.logger = logger; self.cors = cors; self.realtime = realtime
         self.clock = clock; self.heartbeatSeconds = heartbeatSeconds
         tokens = TripTokens(secret: tokenSecret ?? TripTokens.randomSecret())
@@ -71,7 +73,7 @@ public struct TransitAPI: Sendable {
     public func router() -> Router<TransitRequestContext> {
         let router = Router(context: TransitRequestContext.self)
         // First, so that it wraps every route and the not-found answer too.
-        router.add(middleware: AccessLogAndErrors(logger: logger, cors: cors))
+        router.add(middleware: AccessLogAndErrors(logger: logger, cors: cors, metrics: metrics))
         router.get("/v1/plan") { request, context in
             // The budget counts from arrival: time spent waiting for a planner is part of it.
             let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(self.planBudget * 1e9)
@@ -118,6 +120,12 @@ public struct TransitAPI: Sendable {
             let s = try self.served()
             var response = Self.response(200, ByteBuffer(bytes: s.networkMap.geoJSON(in: box)), contentType: "application/geo+json")
             response.headers[.cacheControl] = "no-cache"
+            return response
+        }
+        router.get("/metrics") { request, _ in
+            _ = try QueryParameters(request.uri.query, allowed: [])
+            var response = Self.response(200, ByteBuffer(bytes: self.metrics.render(self)), contentType: "text/plain; version=0.0.4; charset=utf-8")
+            response.headers[.cacheControl] = "no-store"
             return response
         }
         router.get("/openapi.json") { request, _ in
@@ -173,7 +181,14 @@ public struct TransitAPI: Sendable {
         query.deadline = deadline
         // The realtime state taken once with the timetable: one consistent state per answer.
         let realtime = s.realtime
-        switch s.planner.answer(query, numItineraries: n, realtime: realtime) {
+        let searchStart = DispatchTime.now().uptimeNanoseconds
+        let result = s.planner.answer(query, numItineraries: n, realtime: realtime)
+        let searched = DispatchTime.now().uptimeNanoseconds - searchStart
+        switch result {
+        case .itineraries: metrics.planSearch(nanoseconds: searched, outcome: "itineraries")
+        case .noItinerary(let reason): metrics.planSearch(nanoseconds: searched, outcome: reason.code.rawValue)
+        }
+        switch result {
         case .itineraries(let answer):
             let used = query.realtime ? realtime : nil
             let tripTokens = answer.options.map { o in s.matcher.followedTrip(o.journey).map(tokens.token) }
@@ -445,6 +460,8 @@ struct AccessLogAndErrors: RouterMiddleware {
     typealias Context = TransitRequestContext
     let logger: Logger
     var cors = CORSPolicy()
+    /// Requests counted and timed by endpoint (`/metrics`); nil: not counted.
+    var metrics: ServerMetrics? = nil
     /// The API takes no request body: a declared body over this (or one of unknown
     /// length) is refused before anything reads it.
     static let maxBodyBytes = 1024
@@ -480,7 +497,9 @@ struct AccessLogAndErrors: RouterMiddleware {
         }
         if response.status.code == 503 { response.headers[.retryAfter] = "5" }
         cors.addHeaders(to: &response, origin: request.headers[.origin])
-        let ms = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+        let elapsed = DispatchTime.now().uptimeNanoseconds - start
+        metrics?.request(path: request.uri.path, status: Int(response.status.code), nanoseconds: elapsed)
+        let ms = Double(elapsed) / 1e6
         let path = Self.logged(request.uri.path)
         logger.info("\(request.method) \(path) \(response.status.code) \(String(format: "%.1f", ms)) ms")
         return response
@@ -501,7 +520,7 @@ struct AccessLogAndErrors: RouterMiddleware {
 
     /// A path the API answers (with GET).
     static func isRoute(_ path: String) -> Bool {
-        ["/v1/plan", "/v1/coverage", "/v1/stops", "/v1/vehicles", "/v1/health", "/v1/network", "/openapi.json", "/",
+        ["/v1/plan", "/v1/coverage", "/v1/stops", "/v1/vehicles", "/v1/health", "/v1/network", "/openapi.json", "/", "/metrics",
          "/page/messages.json", "/page/config.json"].contains(path)
             || (path.hasPrefix("/page/") || path.hasPrefix("/leaflet/")) && !path.dropFirst().contains("/../")
             || (path.hasPrefix("/v1/coverage/") || path.hasPrefix("/v1/stops/")) && path.split(separator: "/").count == 3

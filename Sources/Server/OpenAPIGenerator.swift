@@ -365,6 +365,10 @@ public enum OpenAPIGenerator {
         let openapi: OpenAPIJSON = ["get": [
             "operationId": "openapi", "summary": "This document.",
             "responses": ["200": answer("OpenAPI 3.1.", "application/json", ["type": "object"]), "400": badRequest, "413": tooLarge]]]
+        let metrics: OpenAPIJSON = ["get": [
+            "operationId": "metrics",
+            "summary": "The operators' signals in Prometheus's text format: requests and latencies by endpoint, plan search time, feed versions, the timetable's age, realtime message ages.",
+            "responses": ["200": answer("Prometheus text exposition format 0.0.4.", "text/plain", ["type": "string"]), "400": badRequest, "413": tooLarge]]]
         // Every path answers a CORS preflight (`CORSPolicy`): 204, whether or not the
         // page's origin is allowed (only an allowed one gets Access-Control-Allow-Origin).
         func preflight(_ path: OpenAPIJSON, _ id: String) -> OpenAPIJSON {
@@ -389,7 +393,8 @@ public enum OpenAPIGenerator {
                       "/v1/stops": preflight(stops, "stops"), "/v1/stops/{id}": preflight(stop, "stop"),
                       "/v1/vehicles": preflight(vehicles, "vehicles"), "/v1/network": preflight(network, "network"),
                       "/v1/trips/{token}/events": preflight(events, "tripEvents"),
-                      "/v1/health": preflight(health, "health"), "/openapi.json": preflight(openapi, "openapi")],
+                      "/v1/health": preflight(health, "health"), "/openapi.json": preflight(openapi, "openapi"),
+                      "/metrics": preflight(metrics, "metrics")],
             "components": ["schemas": schemas()],
         ]
     }
