@@ -16,6 +16,7 @@
 #   libjs-leaflet                                               the trip planner page's map (served by `transit serve`)
 #   chromium, chromium-driver, fonts-noto-cjk                   the page's browser tests (headless; Chinese text in screenshots)
 #   python3-pip's selenium, axe-selenium-python (PyPI)          drive that Chromium; axe-core's accessibility check
+#   haproxy                                                     the balancer of Scripts/fleet.sh (replicas behind it)
 set -euo pipefail
 
 if ! command -v swift >/dev/null 2>&1; then
@@ -24,7 +25,7 @@ if ! command -v swift >/dev/null 2>&1; then
 fi
 
 packages=(libpq-dev libproj-dev proj-data libgeos-dev zlib1g-dev pkg-config unzip zip time bc librsvg2-bin protobuf-compiler
-          libjs-leaflet chromium chromium-driver fonts-noto-cjk)
+          libjs-leaflet chromium chromium-driver fonts-noto-cjk haproxy)
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
     echo "setup.sh: not a Debian system; install yourself: libpq, PROJ, zlib, pkg-config, a PostgreSQL server, unzip, zip" >&2

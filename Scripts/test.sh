@@ -3,8 +3,9 @@
 #
 #   Scripts/test.sh [swift test arguments…]     e.g. Scripts/test.sh --filter GTFSTests
 #
-# Without arguments it also runs a short soak (Scripts/soak.sh, 30 s on the debug build) and
-# the page's browser tests (Scripts/browser-test.sh, headless Chromium).
+# Without arguments it also runs a short soak (Scripts/soak.sh, 30 s on the debug build), a
+# short fleet (Scripts/fleet.sh: two replicas behind HAProxy, a feed swap under load) and the
+# page's browser tests (Scripts/browser-test.sh, headless Chromium).
 #
 # Exports DATABASE_URL (from Scripts/postgres.sh) and, when ../shared/data exists next to
 # the repository, TRANSIT_SHARED_DATA (its absolute path) to the tests. Stops PostgreSQL
@@ -47,6 +48,10 @@ if [ $# -eq 0 ]; then
     section "short soak"
     TRANSIT_BIN="$(swift build --show-bin-path)/transit" MINUTES=3 WINDOW=10 RATE=40 QUERIES=100 \
         JUDGE_TIMING=0 Scripts/soak.sh Data/bart-2018.zip || status=1
+    # Two replicas behind HAProxy, a feed swap under load with no failed request (the
+    # figures are Scripts/fleet.sh's own, on the release build).
+    section "fleet"
+    TRANSIT_BIN="$(swift build --show-bin-path)/transit" SHORT=1 Scripts/fleet.sh || status=1
     # The trip planner page in headless Chromium, English and Chinese, on bart-2018 (the
     # timings and screenshots are Scripts/browser-test.sh's own, with ALL_FEEDS=1).
     section "browser tests"
