@@ -37,7 +37,7 @@ let package = Package(
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
         .target(name: "Geo", dependencies: ["CProj"]),
-        .target(name: "TransitStore", dependencies: ["TransitModel", "GTFS", "Streets", "Geo", "CLibPQ"]),
+        .target(name: "TransitStore", dependencies: ["TransitModel", "GTFS", "Streets", "FeedNetwork", "Timetable", "Geo", "CLibPQ"]),
         // The timetable: the routing arrays the router reads, immutable; nothing else.
         .target(name: "Timetable", dependencies: ["TransitModel"]),
         // The walk graph: OpenStreetMap's walkable ways in flat arrays, snapping, searches,
@@ -122,7 +122,7 @@ let package = Package(
         .testTarget(name: "GeoTests", dependencies: ["Geo", "TransitTesting"]),
         .testTarget(name: "StreetsTests", dependencies: ["Streets", "Geo", "TransitModel", "TransitStore", "TransitTesting"]),
         .testTarget(name: "TransitStoreTests", dependencies: ["Streets", "TransitStore", "GTFS", "TransitTesting"]),
-        .testTarget(name: "TimetableTests", dependencies: ["Streets", "Timetable", "FeedNetwork", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
+        .testTarget(name: "TimetableTests", dependencies: ["Streets", "Timetable", "FeedNetwork", "TransitModel", "TransitStore", "GTFS", "Geo", "TransitTesting"]),
         .testTarget(name: "CoverageTests", dependencies: ["Streets", "Coverage", "Timetable", "FeedNetwork", "Planner", "PlanJSON", "PlanText", "TransitModel", "GTFS", "Geo", "TransitTesting"]),
         .testTarget(name: "ServerTests", dependencies: ["Streets", "Server", "Planner", "Raptor", "FeedNetwork", "Geo", "TransitModel", "TransitStore", "TransitTesting", "GTFSRealtime"]),
         .testTarget(name: "FuzzChecksTests", dependencies: ["FuzzChecks", "FeedNetwork", "Geo", "TransitTesting"]),

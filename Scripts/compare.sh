@@ -14,6 +14,11 @@ if [ -z "${TRANSIT_SHARED_DATA:-}" ] && [ -d ../shared/data ]; then
     export TRANSIT_SHARED_DATA
 fi
 Scripts/setup.sh
+# The comparisons with street walks read the streets from PostgreSQL: the checkout's
+# cluster (started here unless it runs already, and stopped again if so).
+. Scripts/lib/cluster.sh
+trap release_cluster EXIT
+use_cluster
 echo "==> build (release, tests included)" >&2
 swift build -c release --build-tests -Xswiftc -enable-testing >&2
 swift test -c release -Xswiftc -enable-testing --skip-build --filter ReferenceComparisonTests

@@ -33,6 +33,11 @@ if [ -z "${TRANSIT_SHARED_DATA:-}" ] && [ -d ../shared/data ]; then
     export TRANSIT_SHARED_DATA
 fi
 
+# The built timetables' images (`NetworkImage`) of this run, in a folder of its own, so that
+# a run starts with none and leaves none in the user's cache.
+export TRANSIT_IMAGE_DIR="$PWD/.build/test-images"
+rm -rf "$TRANSIT_IMAGE_DIR"
+
 section build
 swift build --build-tests --explicit-target-dependency-import-check error
 

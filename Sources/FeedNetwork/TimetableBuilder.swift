@@ -287,10 +287,7 @@ public enum TimetableBuilder {
         var snaps: [StreetSnap?] = [], stepFreeSnaps: [StreetSnap?] = []
         var footStreet: [Double] = [], footStreetStepFree: [Double] = []
         if let graph {
-            snaps = (0..<stopCount).map { boardable[$0] ? graph.snap(Coordinate(latitude: lat[$0], longitude: lon[$0])) : nil }
-            stepFreeSnaps = (0..<stopCount).map {
-                boardable[$0] ? graph.snap(Coordinate(latitude: lat[$0], longitude: lon[$0]), wheelchair: true) : nil
-            }
+            (snaps, stepFreeSnaps) = Self.snaps(graph, lat: lat, lon: lon, boardable: boardable)
             let limit = options.footpathBeelineMeters * streetFootpathFactor
             (footStreet, footStreetStepFree) = streetFootpaths(graph, snaps, stepFreeSnaps, footOffsets, footTarget, limit: limit)
         }
@@ -457,11 +454,28 @@ public enum TimetableBuilder {
         return Geodesic.distance(ca, cb)
     }
 
+    /// Each boardable stop's snap to the walk graph, walking and step-free (nil: it does not snap).
+    static func snaps(_ graph: WalkGraph, lat: [Double], lon: [Double], boardable: [Bool]) -> ([StreetSnap?], [StreetSnap?]) {
+        ((0..<lat.count).map { boardable[$0] ? graph.snap(Coordinate(latitude: lat[$0], longitude: lon[$0])) : nil },
+         (0..<lat.count).map { boardable[$0] ? graph.snap(Coordinate(latitude: lat[$0], longitude: lon[$0]), wheelchair: true) : nil })
+    }
+
     /// Groups feeds whose stops lie near each other (a city's several feeds), gives each
     /// group a local azimuthal equidistant projection centred on its stops and a grid
     /// index, and finds every pair of boardable stops within `radius` meters.
     static func footpathCandidates(lat: [Double], lon: [Double], boardable: [Bool], stopFeed: [Int32],
                                    feedCount: Int, radius: Double) throws -> ([StopGrid], [[(Int32, Double)]]) {
+        try stopGrids(lat: lat, lon: lon, boardable: boardable, stopFeed: stopFeed, feedCount: feedCount, radius: radius, pairs: true)
+    }
+
+    /// The stop grids of `footpathCandidates` alone (a network read from its image).
+    static func stopGrids(lat: [Double], lon: [Double], boardable: [Bool], stopFeed: [Int32],
+                          feedCount: Int, radius: Double) throws -> [StopGrid] {
+        try stopGrids(lat: lat, lon: lon, boardable: boardable, stopFeed: stopFeed, feedCount: feedCount, radius: radius, pairs: false).0
+    }
+
+    private static func stopGrids(lat: [Double], lon: [Double], boardable: [Bool], stopFeed: [Int32],
+                                  feedCount: Int, radius: Double, pairs findPairs: Bool) throws -> ([StopGrid], [[(Int32, Double)]]) {
         let n = lat.count
         // Feed centres, then union feeds within 200 km of each other.
         var sumLat = [Double](repeating: 0, count: feedCount), sumLon = sumLat, count = [Int](repeating: 0, count: feedCount)
@@ -488,7 +502,7 @@ public enum TimetableBuilder {
             let points = projection.project(members.map { Coordinate(latitude: lat[$0], longitude: lon[$0]) })
             let grid = GridIndex(points: points, cellMeters: max(radius, 250))
             var found: [Int32] = []
-            for (i, a) in members.enumerated() {
+            for (i, a) in members.enumerated() where findPairs {
                 found.removeAll(keepingCapacity: true)
                 grid.within(x: points[i].x, y: points[i].y, radiusMeters: radius * 1.05 + 10, into: &found)
                 let ca = Coordinate(latitude: lat[a], longitude: lon[a])

@@ -358,7 +358,11 @@ public final class StopSearch: Sendable {
     /// A text's words, folded: lower case, no diacritics, plain letters for ł, ø, ß, …;
     /// anything but letters and digits separates words ("St." is "st").
     public static func words(_ text: String) -> [String] {
-        let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        // ASCII text (most names of most feeds) is its own folding but for case, which the
+        // loop below lowers: Foundation's folding took a third of the stop search's build
+        // (all shared feeds: 0.12 of 0.35 s).
+        let folded = text.utf8.allSatisfy({ $0 < 0x80 }) ? text
+            : text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
         var out: [String] = []
         var word = String.UnicodeScalarView()
         for u in folded.unicodeScalars {

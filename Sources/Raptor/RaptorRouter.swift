@@ -65,12 +65,23 @@ public struct RaptorRouter: Sendable {
     /// The model's answer (`route` without a window).
     private func modelSearch(_ request: RaptorRequest, _ t: Tables) -> [RaptorJourney] {
         var search = Search(timetable, request, t.running, t.footpaths, forward: !request.arriveBy, maxRides: request.parameters.maxTransfers + 1)
+        if !request.arriveBy {
+            // Target pruning with the lower bounds of runs boarding within the hours after
+            // the request's time (as a range search does; valid while the destination's
+            // best is before their end).
+            let horizon = request.time + RaptorRouter.boundsHorizon
+            search.toTarget = lowerBounds(request, t, boarding: request.time..<horizon); search.pruneToTarget = true
+            search.boundsEnd = horizon
+        }
         let found = search.run()
         return found.map { journey in
             // The other end: the best departure (or arrival) among journeys with this
-            // arrival (departure) and at most these rides.
+            // arrival (departure) and at most these rides. The journey itself is one of
+            // them, so the search looks only for ones at least as good at that end
+            // (`Search.seedTarget`): everything worse is pruned from the first round.
             var back = Search(timetable, request, t.running, t.footpaths, forward: request.arriveBy, maxRides: journey.rides,
                               time: request.arriveBy ? journey.departure : journey.arrival)
+            back.seedTarget(request.arriveBy ? journey.arrival : -journey.departure)
             guard let other = back.run().last else { return journey }
             let sameEnd = request.arriveBy ? other.departure >= journey.departure : other.arrival <= journey.arrival
             return sameEnd && other.rides <= journey.rides ? other : journey
@@ -118,6 +129,7 @@ extension RaptorRouter {
             // Found only by the iteration from just after the window: the latest departure
             // with that arrival, as `route` finds it.
             var back = Search(timetable, request, t.running, t.footpaths, forward: false, maxRides: pick.rides, time: pick.arrival)
+            back.seedTarget(-pick.departure)
             if let other = back.run().last, other.arrival <= pick.arrival, other.rides <= pick.rides { out.append(other) } else { out.append(pick) }
         }
         return out
@@ -313,6 +325,16 @@ struct Search {
     }
 
     private func real(_ value: Int64) -> Int64 { forward ? value : -value }
+
+    /// Looks only for journeys reaching the target at `value` or better (a journey known to
+    /// get there at `value`: the other end of one found the other way): the target's best
+    /// starts just after it in every round, so that labels that cannot do as well are
+    /// pruned from the first round on. Labels that can are set exactly as without it (a
+    /// pruned label is worse than every label it would have kept out), so the journeys
+    /// found at `value` or better are the same.
+    mutating func seedTarget(_ value: Int64) {
+        for k in targetBest.indices { targetBest[k] = value + 1 }
+    }
 
     /// Change time at a stop itself, or nil when not allowed.
     private func sameStopChange(_ s: Int) -> Int64? {

@@ -15,7 +15,9 @@ import TransitStore
 /// after the timetable is swapped in: plans do not need them, only `/v1/coverage` does).
 public final class ServedTimetable: Sendable {
     public let planner: JourneyPlanner
-    public let stops: StopSearch
+    /// The stop search, made at its first use or by `prepare()`, whichever comes first.
+    private let stopSearch: StopSearchSlot
+    public var stops: StopSearch { stopSearch.value }
     /// The catalogue rows of the feeds in this timetable, by feed index.
     public let feeds: [FeedRecord]
     public let loadedAt: Date
@@ -46,7 +48,7 @@ public final class ServedTimetable: Sendable {
     public init(_ assembly: PlannerAssembly, feeds: [FeedRecord], loadedAt: Date, loadSeconds: Double, streetVersions: [String: Int] = [:]) {
         self.streetVersions = streetVersions
         self.planner = assembly.planner
-        self.stops = assembly.stops
+        self.stopSearch = assembly.stopSearch
         self.feeds = feeds
         self.loadedAt = loadedAt
         self.loadSeconds = loadSeconds

@@ -24,10 +24,14 @@ public final class Reloader: @unchecked Sendable {
     /// the connection was down, and finds a dead database for `/v1/health`.
     let quietCheck: Double
 
-    public init(url: String, live: LiveTimetable, feeds: [String]?, places: [String: String] = [:], logger: Logger,
-                quietCheck: Double = 5) {
+    /// Where the built timetables' images are (`NetworkLoad`): read on start and on each new
+    /// version when current, written after a build.
+    let images: ImageFolder
+
+    public init(url: String, live: LiveTimetable, feeds: [String]?, places: [String: String] = [:], images: ImageFolder = .none,
+                logger: Logger, quietCheck: Double = 5) {
         self.url = url; self.live = live; self.feeds = feeds; self.places = places; self.logger = logger
-        self.quietCheck = quietCheck
+        self.quietCheck = quietCheck; self.images = images
     }
 
     /// The server's only way to the database, used for every session it opens (the
@@ -102,22 +106,31 @@ public final class Reloader: @unchecked Sendable {
                 // The catalogue read before the load: the data loaded is at least this new,
                 // so a version committed meanwhile is seen as a change on the next round.
                 let records = try FeedCatalog(db: db).list()
-                // The streets (when any are loaded) read and built side by side with the feeds.
-                let sources = try NetworkSources.load(db: db, feeds: feeds, streets: !streetVersions.isEmpty)
-                var named = sources.snapshot
-                for (f, id) in named.feedIds.enumerated() {
-                    if let place = places[id] { named.setPlace(place, feed: f) }
+                // The image of these versions when there is one, else the feeds (and the
+                // streets, when any are loaded, side by side) read and built.
+                let loaded = try NetworkLoad.load(db: db, feeds: feeds, streets: !streetVersions.isEmpty, places: places, images: images)
+                switch loaded.origin {
+                case .image(let path): logger.info("timetable read from its image \(path)")
+                case .built(let path, let note):
+                    if let path { logger.info("timetable image written: \(path)") }
+                    if let note { logger.info("timetable image: \(note)") }
                 }
+                let named = loaded.network.snapshot
                 let byId = Dictionary(uniqueKeysWithValues: records.map { ($0.id, $0) })
-                let served = ServedTimetable(try PlannerAssembly.assemble(named, graph: sources.streets),
+                let networkSeconds = Date().timeIntervalSince(started)
+                let assembly = PlannerAssembly.assemble(loaded.network)
+                let assemblySeconds = Date().timeIntervalSince(started) - networkSeconds
+                let served = ServedTimetable(assembly,
                                              feeds: named.feedIds.compactMap { byId[$0] },
                                              loadedAt: Date(), loadSeconds: Date().timeIntervalSince(started),
                                              streetVersions: streetVersions)
                 live.swap(served)
                 live.setReloadProblem(nil)
                 let walking = streetVersions.isEmpty ? "" : ", streets \(streetVersions.sorted { $0.key < $1.key }.map { "\($0.key) v\($0.value)" }.joined(separator: ", "))"
-                logger.info("serving \(served.feeds.map { "\($0.id) v\($0.version)" }.joined(separator: ", "))\(walking) (loaded in \(String(format: "%.2f", served.loadSeconds)) s)")
-                let coverage = Thread { served.buildCoverage() }
+                logger.info("serving \(served.feeds.map { "\($0.id) v\($0.version)" }.joined(separator: ", "))\(walking) (loaded in \(String(format: "%.2f", served.loadSeconds)) s: timetable \(String(format: "%.2f", networkSeconds)) s, planner \(String(format: "%.2f", assemblySeconds)) s)")
+                // The stop search (plans by id or coordinates answer without it), then the
+                // coverage regions, beside the requests.
+                let coverage = Thread { _ = served.stops; served.buildCoverage() }
                 coverage.name = "transit-coverage"
                 coverage.start()
             } catch let e as StoreError where e.code == .connectionFailed {

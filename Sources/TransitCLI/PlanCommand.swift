@@ -54,6 +54,9 @@ struct TimetableSourceOptions: ParsableArguments {
     @Option(name: .customLong("realtime"), help: ArgumentHelp("A GTFS-Realtime message file of a feed, as FEED=FILE (repeatable; a feed's TripUpdates and Alerts files make one message): its TripUpdates applied as of its own header time, its alerts shown on the rides they name. With --gtfs, a feed's id is its file's name without extension (--gtfs ct.zip --realtime ct=updates.pb).", valueName: "feed=file"))
     var realtime: [String] = []
 
+    @Option(name: .customLong("image-dir"), help: ArgumentHelp("Where the built timetable's images are kept (read on start instead of building from the database; written after a build): a folder, or none. Default: $TRANSIT_IMAGE_DIR, else ~/.cache/transit.", valueName: "dir"))
+    var imageDir: String?
+
     @OptionGroup var db: DatabaseOptions
 
     func validate() throws {
@@ -131,13 +134,38 @@ struct TimetableSourceOptions: ParsableArguments {
         } else {
             Output.progress("Timetable: loading \(feeds.isEmpty ? "the feeds" : feeds.joined(separator: ", "))\(streets ? " and the streets" : "") from the database…")
             let connection = try db.connect()
-            // The streets (with `streets`) are read and their graph built beside the feeds.
-            let sources = try NetworkSources.load(db: connection, feeds: feeds.isEmpty ? nil : feeds, streets: streets)
-            snapshot = sources.snapshot
-            if snapshot.feedIds.isEmpty {
+            let withStreets = try streets && !StreetStore(db: connection).versions().isEmpty
+            // The image of this timetable when there is a current one (`NetworkImage`), else
+            // the feeds (and the streets, their graph built beside them) read and built.
+            let loaded: NetworkLoad.Loaded
+            do {
+                loaded = try NetworkLoad.load(db: connection, feeds: feeds.isEmpty ? nil : feeds, streets: withStreets,
+                                              places: Dictionary(placeMap(places).map { ($0.feed, $0.place) }, uniquingKeysWith: { $1 }),
+                                              images: ImageFolder.resolve(imageDir))
+            } catch let e as TimetableError {
+                Output.progress("")
+                throw CLIError("cannot build the timetable: \(e)")
+            }
+            let network = loaded.network
+            if network.snapshot.feedIds.isEmpty {
                 throw CLIError("no feeds are loaded: import one first (transit import FEED.zip), or pass --gtfs FEED.zip")
             }
-            graph = sources.streets
+            var check = FeedSnapshot()
+            check.feedIds = network.snapshot.feedIds
+            try declarePlaces(&check)
+            let tt = network.timetable
+            let from: String
+            switch loaded.origin {
+            case .image: from = " from its image"
+            case .built(_, let note): from = note.map { " (image: \($0))" } ?? ""
+            }
+            Output.progressDone("Timetable: \(network.snapshot.feedIds.joined(separator: ", ")): \(Output.grouped(tt.departures.count)) stop times, \(Output.grouped(tt.tripCount)) trips in \(Output.grouped(tt.routeCount)) routes, loaded\(from) in \(Output.seconds(Date().timeIntervalSince(started)))")
+            if let graph = network.streets {
+                let regions = graph.versions.sorted { $0.key < $1.key }.map { "\($0.key) v\($0.value)" }.joined(separator: ", ")
+                Output.progressDone("Streets: \(regions): \(Output.grouped(graph.edgeCount)) edges")
+            }
+            for w in network.warnings { Output.err("note: \(w)") }
+            return network
         }
         try declarePlaces(&snapshot)
         let network: TransitNetwork

@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import GTFSRealtime
 import Server
+import TransitStore
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -72,6 +73,9 @@ struct ServeCommand: AsyncParsableCommand {
     var tilesAttribution: String?
     @Option(help: ArgumentHelp("Where Leaflet's files are (Debian's libjs-leaflet).", valueName: "dir"))
     var leaflet = TripPage.defaultLeafletDirectory
+    @Option(name: .customLong("image-dir"), help: ArgumentHelp("Where the built timetable's images are kept (mapped on start and on a new feed version instead of building from the database; written after a build): a folder, or none. Default: $TRANSIT_IMAGE_DIR, else ~/.cache/transit.", valueName: "dir"))
+    var imageDir: String?
+
     @OptionGroup var db: DatabaseOptions
 
     func validate() throws {
@@ -128,7 +132,8 @@ struct ServeCommand: AsyncParsableCommand {
             realtimeFeeds = feeds
         }
         Reloader(url: url, live: live, feeds: feeds.isEmpty ? nil : feeds,
-                 places: Dictionary(placeMap(places).map { ($0.feed, $0.place) }, uniquingKeysWith: { $1 }), logger: logger).start()
+                 places: Dictionary(placeMap(places).map { ($0.feed, $0.place) }, uniquingKeysWith: { $1 }),
+                 images: ImageFolder.resolve(imageDir), logger: logger).start()
         let api = TransitAPI(live: live, planBudget: planBudget, planRate: planRate, planBurst: planBurst,
                              cors: CORSPolicy(origins: corsOrigins), realtime: realtimeFeeds,
                              clock: clock.flatMap(FollowClock.parse) ?? .system, tokenSecret: TerminalFollow.secret,

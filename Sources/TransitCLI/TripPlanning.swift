@@ -83,7 +83,9 @@ protocol PlanBackend {
 /// In process: the timetable from the database (or `--gtfs` files).
 final class LocalBackend: PlanBackend {
     let planner: JourneyPlanner
-    let stops: StopSearch
+    /// Made at its first use: plans between stop ids or coordinates need none.
+    let stopSearch: StopSearchSlot
+    var stops: StopSearch { stopSearch.value }
     let feeds: [(id: String, version: Int)]?
     /// `--realtime`: the messages' state the plans route on (nil: none given).
     let realtime: RealtimeState?
@@ -92,7 +94,7 @@ final class LocalBackend: PlanBackend {
         let assembly = try source.load()
         let network = assembly.network
         planner = assembly.planner
-        stops = assembly.stops
+        stopSearch = assembly.stopSearch
         realtime = try source.realtimeState(network)
         // As the server writes them: the loaded feeds and their versions (none for files).
         if source.gtfs.isEmpty, let versions = try? FeedCatalog(db: source.db.connect()).versions() {

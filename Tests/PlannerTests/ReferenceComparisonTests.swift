@@ -65,11 +65,13 @@ import TransitTesting
         Case(file: "milan-atm-2014.zip", date: (2014, 10, 21), queries: shortQueries),
     ] + (ProcessInfo.processInfo.environment["TRANSIT_COMPARE_EXTRA"] == nil ? [] : [
         // Larger feeds (Scripts/compare.sh runs them): untimed stop times (eptc), wmata and
-        // milan at full length, BOMs and trolleybuses (vilnius).
+        // milan at full length, BOMs and trolleybuses (vilnius), and bydgoszcz.
         Case(file: "porto-alegre-eptc-2019.zip", date: (2019, 4, 16), queries: queriesPerFeed / 5),
         Case(file: "wmata-rail-2026.zip", date: (2026, 5, 6), queries: queriesPerFeed / 5),
         Case(file: "milan-atm-2014.zip", date: (2014, 10, 22), queries: queriesPerFeed / 5),
         Case(file: "vilnius-2015.zip", date: (2015, 9, 8), queries: queriesPerFeed / 5),
+        // The benchmarks' feed (`transit bench`), on its busiest day.
+        Case(file: "bydgoszcz-2020.zip", date: (2020, 5, 4), queries: queriesPerFeed / 5),
     ]) + [
         // This run's fresh seed on every feed above (default parameters, one day each).
         ("caltrain.zip", (2009, 3, 3)), ("bart-2018.zip", (2018, 6, 5)), ("porto-alegre-trensurb-2019.zip", (2019, 4, 16)),
