@@ -157,15 +157,31 @@ struct BenchCommand: ParsableCommand {
                 return
             }
             print("")
-            print("\(Output.pad("kind", 10)) \(Output.pad("threads", 7, right: true)) \(Output.pad("p50 ms", 8, right: true)) \(Output.pad("p95 ms", 8, right: true)) \(Output.pad("p99 ms", 8, right: true)) \(Output.pad("queries/s", 10, right: true)) \(Output.pad("p50/pass", 9, right: true)) \(Output.pad("answered", 9, right: true))")
+            print("\(Output.pad("kind", 10)) \(Output.pad("threads", 7, right: true)) \(Output.pad("p50 ms", 8, right: true)) \(Output.pad("p95 ms", 8, right: true)) \(Output.pad("p99 ms", 8, right: true)) \(Output.pad("queries/s", 10, right: true)) \(Output.pad("p50/pass", 9, right: true)) \(Output.pad("p95/pass", 9, right: true)) \(Output.pad("answered", 9, right: true))")
             let cores = ProcessInfo.processInfo.activeProcessorCount
+            // Kind -> single-thread (p50, p95) as ratios to the day pass (the last pass's).
+            var ratios: [String: (Double, Double)] = [:]
             for (name, list) in kinds where only.isEmpty || only.contains(name) {
                 for threads in Set([1, cores]).sorted() { for _ in 0..<passes {
                     let (latencies, wall, answered) = run(planner, list, threads: threads, answer: name == "answer")
                     let sorted = latencies.sorted()
                     func pct(_ q: Double) -> Double { sorted[min(sorted.count - 1, Int(Double(sorted.count) * q))] * 1000 }
-                    print("\(Output.pad(name, 10)) \(Output.pad(String(threads), 7, right: true)) \(Output.pad(String(format: "%.2f", pct(0.5)), 8, right: true)) \(Output.pad(String(format: "%.2f", pct(0.95)), 8, right: true)) \(Output.pad(String(format: "%.2f", pct(0.99)), 8, right: true)) \(Output.pad(String(format: "%.0f", Double(list.count) / wall), 10, right: true)) \(Output.pad(String(format: "%.1fx", pct(0.5) / 1000 / floor), 9, right: true)) \(Output.pad("\(answered * 100 / max(1, list.count))%", 9, right: true))")
+                    let p50 = pct(0.5) / 1000 / floor, p95 = pct(0.95) / 1000 / floor
+                    if threads == 1 { ratios[name] = (p50, p95) }
+                    print("\(Output.pad(name, 10)) \(Output.pad(String(threads), 7, right: true)) \(Output.pad(String(format: "%.2f", pct(0.5)), 8, right: true)) \(Output.pad(String(format: "%.2f", pct(0.95)), 8, right: true)) \(Output.pad(String(format: "%.2f", pct(0.99)), 8, right: true)) \(Output.pad(String(format: "%.0f", Double(list.count) / wall), 10, right: true)) \(Output.pad(String(format: "%.1fx", p50), 9, right: true)) \(Output.pad(String(format: "%.1fx", p95), 9, right: true)) \(Output.pad("\(answered * 100 / max(1, list.count))%", 9, right: true))")
                 } }
+            }
+            // The targets, as ratios to the plain day pass, single-threaded.
+            let targets: [(String, Double, Double)] = [("depart-at", 1, 3), ("arrive-by", 1, 3), ("answer", 2, 6)]
+            let lines = targets.compactMap { t -> String? in
+                guard let (p50, p95) = ratios[t.0] else { return nil }
+                let met = p50 <= t.1 && p95 <= t.2
+                return String(format: "  %@ p50 %.2fx (target <= %.0fx), p95 %.2fx (target <= %.0fx): %@", Output.pad(t.0, 10), p50, t.1, p95, t.2, met ? "met" : "missed")
+            }
+            if !lines.isEmpty {
+                print("")
+                print("targets, 1 thread, as ratios to the day pass (\(String(format: "%.3f", floor * 1000)) ms):")
+                for l in lines { print(l) }
             }
         }
     }
