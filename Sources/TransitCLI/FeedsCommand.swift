@@ -40,7 +40,9 @@ struct ListFeeds: ParsableCommand {
                 print("No feeds are loaded. Load one with: transit import FEED.zip")
                 return
             }
-            let header = [("feed", 18), ("version", 7), ("imported (UTC)", 20), ("service", 23), ("stops", 7), ("routes", 6), ("trips", 8), ("stop_times", 10), ("place", 0)]
+            // The id column as wide as the longest id (porto-alegre-trensurb-2019 is 26).
+            let idWidth = max(18, feeds.map(\.id.count).max() ?? 0)
+            let header = [("feed", idWidth), ("version", 7), ("imported (UTC)", 20), ("service", 23), ("stops", 7), ("routes", 6), ("trips", 8), ("stop_times", 10), ("place", 0)]
             print(header.enumerated().map { i, h in Output.pad(h.0, h.1, right: i >= 4 && i < 8 || i == 1) }.joined(separator: "  "))
             for f in feeds {
                 let service = f.firstDate.map { "\($0) – \(f.lastDate ?? "?")" } ?? "no service"
