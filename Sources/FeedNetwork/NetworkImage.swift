@@ -60,13 +60,19 @@ public enum NetworkImage {
         header.string(key)
         header.align()
         let temporary = path + ".\(getpid()).partial"
-        let data = Data(header.bytes + payload.bytes)
-        do {
-            try data.write(to: URL(fileURLWithPath: temporary))
-            guard rename(temporary, path) == 0 else { throw ImageError("cannot rename \(temporary) to \(path): \(String(cString: strerror(errno)))") }
-        } catch {
+        // Header and payload written as they are (no joined copy: the payload of all shared
+        // feeds is 81 MB).
+        guard let file = fopen(temporary, "wb") else { throw ImageError("cannot write \(temporary): \(String(cString: strerror(errno)))") }
+        let written = header.bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) } == header.bytes.count
+            && payload.bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) } == payload.bytes.count
+        let closed = fclose(file) == 0
+        guard written && closed else {
             unlink(temporary)
-            throw error
+            throw ImageError("cannot write \(temporary): \(String(cString: strerror(errno)))")
+        }
+        guard rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw ImageError("cannot rename \(temporary) to \(path): \(String(cString: strerror(errno)))")
         }
     }
 
