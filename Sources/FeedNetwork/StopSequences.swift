@@ -95,6 +95,9 @@ public struct StopSequences: Sendable {
         self.values = values; passedTrips = passed; self.passedOffsets = passedOffsets; routePositions = positions
     }
 
+    /// The feeds' stop_times rows (every source trip's, those left out of the timetable too).
+    public var stopTimeCount: Int { stopTimeCounts.reduce(0) { $0 + Int($1) } }
+
     /// Bytes held by the arrays (elements only).
     public var bytes: Int {
         4 * (stopTimeCounts.count + feedFirst.count + shiftedTrips.count + shiftedFirst.count + valueOffsets.count + values.count

@@ -153,18 +153,10 @@ struct TimetableSourceOptions: ParsableArguments {
             var check = FeedSnapshot()
             check.feedIds = network.snapshot.feedIds
             try declarePlaces(&check)
-            let tt = network.timetable
-            let from: String
             switch loaded.origin {
-            case .image: from = " from its image"
-            case .built(_, let note): from = note.map { " (image: \($0))" } ?? ""
+            case .image: report(network, how: "loaded from its image", started: started)
+            case .built(_, let note): report(network, how: "loaded" + (note.map { " (image: \($0))" } ?? ""), started: started)
             }
-            Output.progressDone("Timetable: \(network.snapshot.feedIds.joined(separator: ", ")): \(Output.grouped(tt.departures.count)) stop times, \(Output.grouped(tt.tripCount)) trips in \(Output.grouped(tt.routeCount)) routes, loaded\(from) in \(Output.seconds(Date().timeIntervalSince(started)))")
-            if let graph = network.streets {
-                let regions = graph.versions.sorted { $0.key < $1.key }.map { "\($0.key) v\($0.value)" }.joined(separator: ", ")
-                Output.progressDone("Streets: \(regions): \(Output.grouped(graph.edgeCount)) edges")
-            }
-            for w in network.warnings { Output.err("note: \(w)") }
             return network
         }
         try declarePlaces(&snapshot)
@@ -174,14 +166,19 @@ struct TimetableSourceOptions: ParsableArguments {
             Output.progress("")
             throw CLIError("cannot build the timetable: \(error)")
         }
+        report(network, how: "loaded", started: started)
+        return network
+    }
+
+    /// The lines that say what was loaded, how and how fast, then the build's notes.
+    private func report(_ network: TransitNetwork, how: String, started: Date) {
         let tt = network.timetable
-        Output.progressDone("Timetable: \(snapshot.feedIds.joined(separator: ", ")): \(Output.grouped(snapshot.stopTimeCount)) stop times, \(Output.grouped(tt.tripCount)) trips in \(Output.grouped(tt.routeCount)) routes, loaded in \(Output.seconds(Date().timeIntervalSince(started)))")
+        Output.progressDone("Timetable: \(network.snapshot.feedIds.joined(separator: ", ")): \(Output.grouped(network.stopSequences.stopTimeCount)) stop times, \(Output.grouped(tt.tripCount)) trips in \(Output.grouped(tt.routeCount)) routes, \(how) in \(Output.seconds(Date().timeIntervalSince(started)))")
         if let graph = network.streets {
             let regions = graph.versions.sorted { $0.key < $1.key }.map { "\($0.key) v\($0.value)" }.joined(separator: ", ")
             Output.progressDone("Streets: \(regions): \(Output.grouped(graph.edgeCount)) edges")
         }
         for w in network.warnings { Output.err("note: \(w)") }
-        return network
     }
 }
 
