@@ -31,11 +31,11 @@ Scripts/setup.sh
 . Scripts/lib/cluster.sh
 . Scripts/lib/serve.sh
 ensure_wrk
-# The replicas share one image folder: the first to start builds the timetable and writes
-# its image, the others (and every restart) map it.
-export TRANSIT_IMAGE_DIR="${TRANSIT_IMAGE_DIR:-$(mktemp -d)}"
 command -v haproxy >/dev/null || { echo "fleet.sh: haproxy is missing (Scripts/setup.sh installs it)" >&2; exit 1; }
 work=$(mktemp -d)
+# The replicas share one image folder: the first to start builds the timetable and writes
+# its image, the others (and every restart) map it.
+export TRANSIT_IMAGE_DIR="${TRANSIT_IMAGE_DIR:-$work/images}"
 pids=()
 haproxy_pid=""
 wrk_pid=""
