@@ -201,7 +201,7 @@ struct RangeDeparture {
 /// Memory for one search's labels, which the innermost loops write: through pointers, not
 /// Swift arrays, those writes skip the copy-on-write uniqueness check (a call per write)
 /// and, in release builds, the bounds check (debug builds keep it). Element types are
-/// plain values (no deinitialization needed).
+/// plain values (no deinitialization needed). Reused from search to search (`ScratchPool`).
 final class SearchScratch: @unchecked Sendable {
     let capacityRounds: Int, stops: Int, routes: Int
     let ready: UnsafeMutableBufferPointer<Int64>, arrived: UnsafeMutableBufferPointer<Int64>
@@ -257,9 +257,7 @@ final class SearchScratch: @unchecked Sendable {
     }
 }
 
-/// Memory for searches' labels, which the innermost loops write through pointers (not Swift
-/// arrays: those writes skip the copy-on-write uniqueness check, a call per write, and in
-/// release builds the bounds check). A search takes a scratch and gives it back when it
+/// The label memory of finished searches. A search takes a scratch and gives it back when it
 /// ends (`ScratchLease`) with only the stops it wrote reset, so that a search pays for the
 /// stops it reaches, not for every stop of the timetable: with all shared feeds loaded
 /// (19,448 stops, 7 rounds) each search filled 8 MB of labels before it began, about a

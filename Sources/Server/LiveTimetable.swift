@@ -15,7 +15,7 @@ import TransitStore
 /// after the timetable is swapped in: plans do not need them, only `/v1/coverage` does).
 public final class ServedTimetable: Sendable {
     public let planner: JourneyPlanner
-    /// The stop search, made at its first use or by `prepare()`, whichever comes first.
+    /// The stop search, made at its first use (the reloader asks for it right after the swap).
     private let stopSearch: StopSearchSlot
     public var stops: StopSearch { stopSearch.value }
     /// The catalogue rows of the feeds in this timetable, by feed index.

@@ -97,12 +97,15 @@ struct TimetableSourceOptions: ParsableArguments {
 
     /// `--place FEED=NAME` put into the snapshot; a feed not loaded is an error.
     private func declarePlaces(_ snapshot: inout FeedSnapshot) throws {
-        for (id, name) in placeMap(places) {
-            guard let f = snapshot.feedIds.firstIndex(of: id) else {
-                throw CLIError("--place names feed \"\(id)\", which is not loaded; loaded feeds: \(snapshot.feedIds.joined(separator: ", "))")
-            }
-            snapshot.setPlace(name, feed: f)
+        for (id, name) in placeMap(places) { snapshot.setPlace(name, feed: try placeFeed(id, snapshot.feedIds)) }
+    }
+
+    /// The index among `loaded` of the feed a `--place` names, or the error that it is not loaded.
+    private func placeFeed(_ id: String, _ loaded: [String]) throws -> Int {
+        guard let f = loaded.firstIndex(of: id) else {
+            throw CLIError("--place names feed \"\(id)\", which is not loaded; loaded feeds: \(loaded.joined(separator: ", "))")
         }
+        return f
     }
 
     /// The timetable, its planner and stop search (`PlannerAssembly`, as the server builds them).
@@ -150,9 +153,8 @@ struct TimetableSourceOptions: ParsableArguments {
             if network.snapshot.feedIds.isEmpty {
                 throw CLIError("no feeds are loaded: import one first (transit import FEED.zip), or pass --gtfs FEED.zip")
             }
-            var check = FeedSnapshot()
-            check.feedIds = network.snapshot.feedIds
-            try declarePlaces(&check)
+            // The places were declared by the load; one naming a feed not loaded is an error.
+            for (id, _) in placeMap(places) { _ = try placeFeed(id, network.snapshot.feedIds) }
             switch loaded.origin {
             case .image: report(network, how: "loaded from its image", started: started)
             case .built(_, let note): report(network, how: "loaded" + (note.map { " (image: \($0))" } ?? ""), started: started)
