@@ -185,11 +185,8 @@ public struct TransitAPI: Sendable {
         let result = s.planner.answer(query, numItineraries: n, realtime: realtime)
         let searched = DispatchTime.now().uptimeNanoseconds - searchStart
         switch result {
-        case .itineraries: metrics.planSearch(nanoseconds: searched, outcome: "itineraries")
-        case .noItinerary(let reason): metrics.planSearch(nanoseconds: searched, outcome: reason.code.rawValue)
-        }
-        switch result {
         case .itineraries(let answer):
+            metrics.planSearch(nanoseconds: searched, outcome: "itineraries")
             let used = query.realtime ? realtime : nil
             let tripTokens = answer.options.map { o in s.matcher.followedTrip(o.journey).map(tokens.token) }
             var response = Self.response(200, ByteBuffer(bytes: PlanAnswerJSON.answerBytes(answer, feeds: s.feeds.map { ($0.id, $0.version) },
@@ -199,6 +196,7 @@ public struct TransitAPI: Sendable {
             response.headers[.contentLanguage] = language.rawValue
             return response
         case .noItinerary(let reason):
+            metrics.planSearch(nanoseconds: searched, outcome: reason.code.rawValue)
             throw APIError.from(reason, language: language)
         }
     }
@@ -518,10 +516,13 @@ struct AccessLogAndErrors: RouterMiddleware {
                        details: ["allowed": .text("at most \(maxBodyBytes) bytes, with a Content-Length")])
     }
 
+    /// The paths the API answers as they are (no parameter in the path).
+    static let exactRoutes: Set<String> = ["/v1/plan", "/v1/coverage", "/v1/stops", "/v1/vehicles", "/v1/health", "/v1/network",
+                                           "/openapi.json", "/", "/metrics", "/page/messages.json", "/page/config.json"]
+
     /// A path the API answers (with GET).
     static func isRoute(_ path: String) -> Bool {
-        ["/v1/plan", "/v1/coverage", "/v1/stops", "/v1/vehicles", "/v1/health", "/v1/network", "/openapi.json", "/", "/metrics",
-         "/page/messages.json", "/page/config.json"].contains(path)
+        exactRoutes.contains(path)
             || (path.hasPrefix("/page/") || path.hasPrefix("/leaflet/")) && !path.dropFirst().contains("/../")
             || (path.hasPrefix("/v1/coverage/") || path.hasPrefix("/v1/stops/")) && path.split(separator: "/").count == 3
             || path.hasPrefix("/v1/trips/") && path.hasSuffix("/events") && path.split(separator: "/").count == 4

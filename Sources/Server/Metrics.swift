@@ -19,11 +19,9 @@ public final class ServerMetrics: Sendable {
     /// feed) to the plan budget's order (2 s) and beyond.
     static let latencyBuckets: [Duration] = [0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
         .map { Duration.nanoseconds(Int64($0 * 1e9)) }
-    private let planOutcomes: Mutex<[String: Counter]> = Mutex([:])
     /// The feeds' gauges made so far (feed id -> the version gauge), to drop those of a
     /// feed no longer served.
     private let feedGauges: Mutex<[String: Gauge]> = Mutex([:])
-    private let realtimeGauges: Mutex<[String: (age: Gauge, success: Gauge, entities: Gauge)]> = Mutex([:])
 
     /// A metric's full name and help (`transit_` + `name`; the unit is in the name).
     private func descriptor(_ name: String, _ help: String) -> MetricNameDescriptor {
@@ -49,18 +47,13 @@ public final class ServerMetrics: Sendable {
     /// a stop id or a trip token is never a label; paths the server does not answer are
     /// "other".
     static func endpoint(_ path: String) -> String {
-        switch path {
-        case "/v1/plan", "/v1/coverage", "/v1/stops", "/v1/vehicles", "/v1/health", "/v1/network", "/openapi.json", "/",
-             "/page/messages.json", "/page/config.json", "/metrics":
-            return path
-        default:
-            if path.hasPrefix("/v1/coverage/") { return "/v1/coverage/{file}" }
-            if path.hasPrefix("/v1/stops/") { return "/v1/stops/{id}" }
-            if path.hasPrefix("/v1/trips/") && path.hasSuffix("/events") { return "/v1/trips/{token}/events" }
-            if path.hasPrefix("/page/") { return "/page/{file}" }
-            if path.hasPrefix("/leaflet/") { return "/leaflet/{file}" }
-            return "other"
-        }
+        if AccessLogAndErrors.exactRoutes.contains(path) { return path }
+        if path.hasPrefix("/v1/coverage/") { return "/v1/coverage/{file}" }
+        if path.hasPrefix("/v1/stops/") { return "/v1/stops/{id}" }
+        if path.hasPrefix("/v1/trips/") && path.hasSuffix("/events") { return "/v1/trips/{token}/events" }
+        if path.hasPrefix("/page/") { return "/page/{file}" }
+        if path.hasPrefix("/leaflet/") { return "/leaflet/{file}" }
+        return "other"
     }
 
     /// One answered request: its endpoint (`endpoint(path)`), status and time from arrival
@@ -76,13 +69,8 @@ public final class ServerMetrics: Sendable {
     /// or the refusal's code).
     public func planSearch(nanoseconds: UInt64, outcome: String) {
         planSearch.recordNanoseconds(Int64(clamping: nanoseconds))
-        let outcomes = planOutcomes.withLock { counters in
-            if let c = counters[outcome] { return c }
-            let c = self.counter("plan_answers_total", "Plan searches by outcome: itineraries, or the code of the answer's refusal.", labels: [("outcome", outcome)])
-            counters[outcome] = c
-            return c
-        }
-        outcomes.increment()
+        counter("plan_answers_total", "Plan searches by outcome: itineraries, or the code of the answer's refusal.", labels: [("outcome", outcome)])
+            .increment()
     }
 
     /// The text `/metrics` answers: the state's gauges set from `api` now, then everything.
@@ -125,18 +113,14 @@ public final class ServerMetrics: Sendable {
                 .set(Double(built.swaps))
         }
         if let realtime = api.realtime {
-            realtimeGauges.withLock { gauges in
-                for st in realtime.statuses {
-                    let feed = st.source.feedId
-                    let g = gauges[feed] ?? (
-                        age: gauge("realtime_message_age_seconds", "Age of the last realtime message read (its header's timestamp to now); -1 before any.", labels: [("feed", feed)]),
-                        success: gauge("realtime_last_success_timestamp_seconds", "When a realtime message was last read (Unix time); 0 before any.", labels: [("feed", feed)]),
-                        entities: gauge("realtime_entities", "Entities in the last realtime message read.", labels: [("feed", feed)]))
-                    gauges[feed] = g
-                    g.age.set(st.messageTime.map { now.timeIntervalSince1970 - Double($0) } ?? -1)
-                    g.success.set(st.lastSuccess?.timeIntervalSince1970 ?? 0)
-                    g.entities.set(Double(st.entities))
-                }
+            // The registry gives back the gauges made for a feed before (sources never change).
+            for st in realtime.statuses {
+                let feed = [("feed", st.source.feedId)]
+                gauge("realtime_message_age_seconds", "Age of the last realtime message read (its header's timestamp to now); -1 before any.", labels: feed)
+                    .set(st.messageTime.map { now.timeIntervalSince1970 - Double($0) } ?? -1)
+                gauge("realtime_last_success_timestamp_seconds", "When a realtime message was last read (Unix time); 0 before any.", labels: feed)
+                    .set(st.lastSuccess?.timeIntervalSince1970 ?? 0)
+                gauge("realtime_entities", "Entities in the last realtime message read.", labels: feed).set(Double(st.entities))
             }
         }
         let f = api.follow.status
