@@ -79,7 +79,7 @@ public final class TripMatcher: Sendable {
         let nt = Int(tt.routeTripOffsets[ri + 1] - tt.routeTripOffsets[ri]), k = t.index - Int(tt.routeTripOffsets[ri])
         let i = Int(tt.routeTimeOffsets[ri]) + p.index * nt + k
         let base = tt.dayBase[Int(tt.routeTimeZone[ri]) * tt.dayCount + day]
-        return base + Int64(departure ? tt.departures[i] : tt.arrivals[i])
+        return base + Int64(departure ? tt.times[i] : tt.times[i + tt.arrivalShift(ri)])
     }
 
     /// The route of a trip of `tt` (a realtime overlay's trips too): its trips are grouped

@@ -191,8 +191,8 @@ extension JourneyPlanner {
                             passed.append(PassedStop(place: stopPlace(s), arrival: realtime.passedArrivals[k],
                                                      departure: realtime.passedDepartures[k]))
                         } else {
-                            passed.append(PassedStop(place: stopPlace(s), arrival: base + Int64(tt.arrivals[times + pos * nt + j]),
-                                                     departure: base + Int64(tt.departures[times + pos * nt + j])))
+                            passed.append(PassedStop(place: stopPlace(s), arrival: base + Int64(tt.times[times + tt.arrivalShift(r) + pos * nt + j]),
+                                                     departure: base + Int64(tt.times[times + pos * nt + j])))
                         }
                     }
                 }

@@ -85,14 +85,14 @@ final class RealtimeRouting: Sendable {
                 var passedA: [Int64] = [], passedD: [Int64] = []
                 if to.index > from.index + 1 {
                     for p in (from.index + 1)..<to.index {
-                        passedA.append(base + Int64(tt.arrivals[times2 + p * nt2 + k2]))
-                        passedD.append(base + Int64(tt.departures[times2 + p * nt2 + k2]))
+                        passedA.append(base + Int64(tt.times[times2 + tt.arrivalShift(rr) + p * nt2 + k2]))
+                        passedD.append(base + Int64(tt.times[times2 + p * nt2 + k2]))
                     }
                 }
                 let skipped = u.skipped.filter { $0 > from && $0 < to }.map { st.stop(onRoute: staticRoute, at: $0) }
-                facts.append(RideRealtime(scheduledDeparture: base + Int64(st.departures[times + from.index * nt + k]),
+                facts.append(RideRealtime(scheduledDeparture: base + Int64(st.times[times + from.index * nt + k]),
                                           expectedDeparture: dep,
-                                          scheduledArrival: base + Int64(st.arrivals[times + to.index * nt + k]),
+                                          scheduledArrival: base + Int64(st.times[times + st.arrivalShift(r) + to.index * nt + k]),
                                           expectedArrival: arr, skippedStops: skipped, passedArrivals: passedA,
                                           passedDepartures: passedD, entityId: u.entityId, feedId: u.feedId))
                 any = true

@@ -87,13 +87,14 @@ struct FootpathCosts: Sendable {
                 change[f] = seconds.map { Int32(clamping: $0) } ?? Self.unusable
             }
         }
+        let source = tt.footSources()
         var inOffsets: [Int32] = [0], inSource: [StopIndex] = [], inChange: [Int32] = [], inFoot: [Int32] = []
         inOffsets.reserveCapacity(tt.stopCount + 1)
         for s in 0..<tt.stopCount {
             for i in Int(tt.footInOffsets[s])..<Int(tt.footInOffsets[s + 1]) {
                 let f = Int(tt.footIn[i])
                 guard change[f] >= 0 else { continue }
-                inSource.append(tt.footSource[f]); inChange.append(change[f]); inFoot.append(Int32(f))
+                inSource.append(source[f]); inChange.append(change[f]); inFoot.append(Int32(f))
             }
             inOffsets.append(Int32(inSource.count))
         }

@@ -34,7 +34,7 @@ public struct RaptorRouter: Sendable {
         let tt = timetable, o = other.timetable
         let sameFootpaths = tt.stopCount == o.stopCount && tt.footOffsets == o.footOffsets && tt.footTarget == o.footTarget
             && tt.footMinTime == o.footMinTime && tt.footRule == o.footRule && tt.footBeeline == o.footBeeline
-            && tt.footInOffsets == o.footInOffsets && tt.footIn == o.footIn && tt.footSource == o.footSource
+            && tt.footInOffsets == o.footInOffsets && tt.footIn == o.footIn
             && tt.footStreet == o.footStreet && tt.footStreetStepFree == o.footStreetStepFree
         derived.adopt(from: other.derived) { key, value in
             if let k = key.base as? DayRoutesKey { return DayRoutes(timetable: tt, days: k.days) }
@@ -157,9 +157,9 @@ extension RaptorRouter {
                     // Trips keep their order at every stop: the window's runs are one slice.
                     let first = request.time + w.seconds - base
                     var lo = 0, hi = nt
-                    while lo < hi { let mid = (lo + hi) / 2; if Int64(tt.departures[column + mid]) < first { lo = mid + 1 } else { hi = mid } }
+                    while lo < hi { let mid = (lo + hi) / 2; if Int64(tt.times[column + mid]) < first { lo = mid + 1 } else { hi = mid } }
                     for j in lo..<nt where request.filter.trips?[tripBase + j] ?? true && tt.runStops(j, ofRoute: r, at: pos) {
-                        let leave = base + Int64(tt.departures[column + j]) - w.seconds
+                        let leave = base + Int64(tt.times[column + j]) - w.seconds
                         if leave > request.time + window { break }
                         departures[leave, default: []].append(.init(route: running.route[i], days: 1 << UInt8(d), position: running.position[i]))
                     }
@@ -620,7 +620,7 @@ struct Search {
     private mutating func scanRoute(_ r: Int, day: Int, from: Int, round k: Int, bestTarget: Int64, changeBound: Int64) {
         let stopsStart = Int(tt.routeStopOffsets[r]), length = Int(tt.routeStopOffsets[r + 1]) - stopsStart
         let tripBase = Int(tt.routeTripOffsets[r]), nt = Int(tt.routeTripOffsets[r + 1]) - tripBase
-        let times = Int(tt.routeTimeOffsets[r])
+        let times = Int(tt.routeTimeOffsets[r]), arrivalShift = tt.arrivalShift(r)
         let base = tt.dayBase[Int(tt.routeTimeZone[r]) * tt.dayCount + day]
         // Where the route's flags of runs that skip stops start (a realtime overlay's), or -1.
         let skips = hasSkips ? tt.skipBase(r) : -1
@@ -640,7 +640,7 @@ struct Search {
                     (run, boarded) = otherRun(at: pos, after: run, r, from: from, round: k, base: base, skips: skips)
                 }
                 if allowed && run != Search.notBoarded {
-                    let v = forward ? base + Int64(tt.arrivals[column + run]) : -(base + Int64(tt.departures[column + run]))
+                    let v = forward ? base + Int64(tt.times[column + arrivalShift + run]) : -(base + Int64(tt.times[column + run]))
                     let i = at(k, stop)
                     let limit = isTarget[stop] ? bestTarget : changeBound
                     if v < arrivedAtMost[i] && v < limit && (!pruneToTarget || limit > boundsEnd || v + toTarget[stop] < limit) {
@@ -659,10 +659,10 @@ struct Search {
             if canBoard && r0 < Search.infinity {
                 if forward {
                     // The earliest run of this day departing at or after r0.
-                    if current == Search.notBoarded || r0 <= base + Int64(tt.departures[column + current]) {
+                    if current == Search.notBoarded || r0 <= base + Int64(tt.times[column + current]) {
                         let target = r0 - base
                         var lo = 0, hi = current == Search.notBoarded ? nt : current
-                        while lo < hi { let mid = (lo + hi) / 2; if Int64(tt.departures[column + mid]) < target { lo = mid + 1 } else { hi = mid } }
+                        while lo < hi { let mid = (lo + hi) / 2; if Int64(tt.times[column + mid]) < target { lo = mid + 1 } else { hi = mid } }
                         // Trips keep their order at every stop: the first allowed one from here
                         // that stops here.
                         let limit = current == Search.notBoarded ? nt : current
@@ -674,11 +674,11 @@ struct Search {
                     }
                 } else {
                     // The latest run of this day arriving at or before -r0.
-                    if current == Search.notBoarded || r0 <= -(base + Int64(tt.arrivals[column + current])) {
+                    if current == Search.notBoarded || r0 <= -(base + Int64(tt.times[column + arrivalShift + current])) {
                         let target = -r0 - base
                         let floor = current == Search.notBoarded ? 0 : current + 1
                         var lo = floor, hi = nt
-                        while lo < hi { let mid = (lo + hi) / 2; if Int64(tt.arrivals[column + mid]) <= target { lo = mid + 1 } else { hi = mid } }
+                        while lo < hi { let mid = (lo + hi) / 2; if Int64(tt.times[column + arrivalShift + mid]) <= target { lo = mid + 1 } else { hi = mid } }
                         var pick = lo - 1
                         if filterTrips || skips >= 0 {
                             while pick >= floor && (filterTrips && !tripAllowed[tripBase + pick] || skips >= 0 && tt.tripStopSkipped[skips + pick * length + pos]) { pick -= 1 }
@@ -700,7 +700,7 @@ struct Search {
     /// state in the scan for them.
     private func otherRun(at pos: Int, after: Int, _ r: Int, from: Int, round k: Int, base: Int64, skips: Int) -> (Int, Int) {
         let stopsStart = Int(tt.routeStopOffsets[r]), tripBase = Int(tt.routeTripOffsets[r])
-        let nt = Int(tt.routeTripOffsets[r + 1]) - tripBase, times = Int(tt.routeTimeOffsets[r])
+        let nt = Int(tt.routeTripOffsets[r + 1]) - tripBase, times = Int(tt.routeTimeOffsets[r]), arrivals = Int(tt.routeArrivalOffsets[r])
         let length = Int(tt.routeStopOffsets[r + 1]) - stopsStart
         var j = forward ? after + 1 : after - 1
         while forward ? j < nt : j >= 0 {
@@ -714,7 +714,7 @@ struct Search {
                       !tt.tripStopSkipped[skips + j * length + p] else { continue }
                 let r0 = ready[at(k - 1, stop)]
                 guard r0 < Search.infinity else { continue }
-                if forward ? r0 <= base + Int64(tt.departures[times + p * nt + j]) : r0 <= -(base + Int64(tt.arrivals[times + p * nt + j])) {
+                if forward ? r0 <= base + Int64(tt.times[times + p * nt + j]) : r0 <= -(base + Int64(tt.times[arrivals + p * nt + j])) {
                     return (j, p)
                 }
             }
@@ -754,8 +754,8 @@ struct Search {
             let base = tt.dayBase[Int(tt.routeTimeZone[r]) * tt.dayCount + day]
             let (b, a) = forward ? (x.board, x.alight) : (x.alight, x.board)
             return .ride(route: x.route, trip: tt.trip(trip, ofRoute: x.route), day: day, from: b, to: a,
-                         departure: base + Int64(tt.departures[times + b.index * nt + trip]),
-                         arrival: base + Int64(tt.arrivals[times + a.index * nt + trip]))
+                         departure: base + Int64(tt.times[times + b.index * nt + trip]),
+                         arrival: base + Int64(tt.times[Int(tt.routeArrivalOffsets[r]) + a.index * nt + trip]))
         }
         let accessWalk = forward ? firstWalk : last
         let egressWalk = forward ? last : firstWalk

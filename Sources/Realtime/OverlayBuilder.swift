@@ -173,7 +173,8 @@ struct OverlayBuilder {
         let times = Int(tt.routeTimeOffsets[r])
         let base = tt.dayBase[Int(tt.routeTimeZone[r]) * tt.dayCount + day]
         var arr = [Int32](repeating: 0, count: length), dep = [Int32](repeating: 0, count: length)
-        for p in 0..<length { arr[p] = tt.arrivals[times + p * nt + j]; dep[p] = tt.departures[times + p * nt + j] }
+        let arrivals = times + tt.arrivalShift(r)
+        for p in 0..<length { arr[p] = tt.times[arrivals + p * nt + j]; dep[p] = tt.times[times + p * nt + j] }
 
         // Which stop time each stop time update names.
         var at = [Int](repeating: -1, count: length)
@@ -310,7 +311,7 @@ struct OverlayBuilder {
             let rr = Int(r)
             guard tt.serviceRuns(tt.routeService[rr], day: day) else { continue }
             let nt = Int(tt.routeTripOffsets[rr + 1] - tt.routeTripOffsets[rr]), times = Int(tt.routeTimeOffsets[rr])
-            for j in 0..<nt where tt.departures[times + j] == start {
+            for j in 0..<nt where tt.times[times + j] == start {
                 let s = tt.tripSource[Int(tt.routeTripOffsets[rr]) + j].raw
                 guard let direction = snapshot.trips[Int(s)].directionId, Int(direction) == d.directionId else { continue }
                 if !found.contains(s) { found.append(s) }
@@ -344,7 +345,7 @@ struct OverlayBuilder {
             // Every trip of the route that day: updated, as scheduled, or (cancelled) none.
             let stopsStart = Int(tt.routeStopOffsets[r]), stopsEnd = Int(tt.routeStopOffsets[r + 1]), length = stopsEnd - stopsStart
             let tripStart = Int(tt.routeTripOffsets[r]), nt = Int(tt.routeTripOffsets[r + 1]) - tripStart
-            let times = Int(tt.routeTimeOffsets[r])
+            let times = Int(tt.routeTimeOffsets[r]), arrivals = Int(tt.routeArrivalOffsets[r])
             var runs: [Run] = []
             for j in 0..<nt {
                 let t = tripStart + j, key = TripDay(trip: Int32(t), day: day)
@@ -353,7 +354,7 @@ struct OverlayBuilder {
                     runs.append(Run(trip: Int32(t), arr: c.arr, dep: c.dep, skipped: c.skipped.contains(true) ? c.skipped : nil))
                 } else {
                     var arr = [Int32](repeating: 0, count: length), dep = arr
-                    for p in 0..<length { arr[p] = tt.arrivals[times + p * nt + j]; dep[p] = tt.departures[times + p * nt + j] }
+                    for p in 0..<length { arr[p] = tt.times[arrivals + p * nt + j]; dep[p] = tt.times[times + p * nt + j] }
                     runs.append(Run(trip: Int32(t), arr: arr, dep: dep, skipped: nil))
                 }
             }

@@ -44,11 +44,19 @@ public final class Timetable: Sendable {
     public let routeCanAlight: [Bool]
     // Route -> list of trips: routeTrips[routeTripOffsets[r] ..< routeTripOffsets[r + 1]], by departure.
     public let routeTripOffsets: [Int32]
-    // Route -> start of its times in `departures` / `arrivals`, laid out stop-major:
-    // time of trip j (0-based within the route) at position i is at start + i * tripCount + j.
+    // Route -> start of its departures in `times`, laid out stop-major: the departure of
+    // trip j (0-based within the route) at position i is at start + i * tripCount + j.
     public let routeTimeOffsets: [Int32]
-    public let departures: [Int32]
-    public let arrivals: [Int32]
+    // Route -> start of its arrivals in `times`, laid out the same way: its departures'
+    // start when every arrival of the route equals its departure (97-100% of the stop times
+    // of the shared feeds: stored once, 23 MB less for all of them), else a block of
+    // their own after the departures (`arrivalShift`).
+    public let routeArrivalOffsets: [Int32]
+    // Every route's departures (`routeTimeOffsets`), then the arrival blocks of the routes
+    // whose arrivals differ from their departures (`routeArrivalOffsets`).
+    public let times: [Int32]
+    /// Stop events (a run at a position of its route; frequencies expanded): the departures in `times`.
+    public let stopEventCount: Int
     // Route -> time zone index (into timeZoneNames and dayBase).
     public let routeTimeZone: [Int32]
     // Route -> snapshot route index.
@@ -129,8 +137,6 @@ public final class Timetable: Sendable {
     // Stop -> footpaths arriving there (indexes into the foot* arrays): footIn[footInOffsets[s] ..< footInOffsets[s + 1]].
     public let footInOffsets: [Int32]
     public let footIn: [Int32]
-    // Footpath -> its origin stop.
-    public let footSource: [StopIndex]
     // Stop -> rule for changing at the stop itself, and its min_transfer_time.
     public let sameStopRule: [UInt8]
     public let sameStopMinTime: [Int32]
@@ -138,7 +144,7 @@ public final class Timetable: Sendable {
     public init(stopCount: Int, stopLatitude: [Double], stopLongitude: [Double], stopBoardable: [Bool], stopFeed: [FeedIndex],
          stopRouteOffsets: [Int32], stopRouteRoute: [RouteIndex], stopRoutePosition: [RoutePosition],
          routeStopOffsets: [Int32], routeStops: [StopIndex], routeCanBoard: [Bool], routeCanAlight: [Bool],
-         routeTripOffsets: [Int32], routeTimeOffsets: [Int32], departures: [Int32], arrivals: [Int32],
+         routeTripOffsets: [Int32], routeTimeOffsets: [Int32], routeArrivalOffsets: [Int32], times: [Int32],
          routeTimeZone: [Int32], routeSourceRoute: [SourceRouteIndex], routeService: [ServiceIndex],
          routeStopShapeDistance: [Float], tripService: [ServiceIndex], tripShape: [ShapeIndex], tripSource: [SourceTripIndex],
          firstDay: ServiceDate, dayCount: Int, serviceWords: Int, serviceDays: [UInt64],
@@ -155,18 +161,22 @@ public final class Timetable: Sendable {
         self.routeStopOffsets = routeStopOffsets; self.routeStops = routeStops
         self.routeCanBoard = routeCanBoard; self.routeCanAlight = routeCanAlight
         self.routeTripOffsets = routeTripOffsets; self.routeTimeOffsets = routeTimeOffsets
-        self.departures = departures; self.arrivals = arrivals
+        precondition(routeArrivalOffsets.count == routeStopOffsets.count - 1, "one arrival block per route")
+        self.routeArrivalOffsets = routeArrivalOffsets; self.times = times
         self.routeTimeZone = routeTimeZone; self.routeSourceRoute = routeSourceRoute; self.routeService = routeService
         self.routeStopShapeDistance = routeStopShapeDistance; self.tripShape = tripShape
         var minArrival = [Int32](repeating: .max, count: routeStopOffsets.count - 1)
         var maxDeparture = [Int32](repeating: .min, count: routeStopOffsets.count - 1)
+        var events = 0
         for r in 0..<(routeStopOffsets.count - 1) {
-            let start = Int(routeTimeOffsets[r])
-            let end = start + Int(routeStopOffsets[r + 1] - routeStopOffsets[r]) * Int(routeTripOffsets[r + 1] - routeTripOffsets[r])
-            for i in start..<end {
-                minArrival[r] = min(minArrival[r], arrivals[i]); maxDeparture[r] = max(maxDeparture[r], departures[i])
+            let start = Int(routeTimeOffsets[r]), shift = Int(routeArrivalOffsets[r]) - start
+            let count = Int(routeStopOffsets[r + 1] - routeStopOffsets[r]) * Int(routeTripOffsets[r + 1] - routeTripOffsets[r])
+            events += count
+            for i in start..<(start + count) {
+                minArrival[r] = min(minArrival[r], times[i + shift]); maxDeparture[r] = max(maxDeparture[r], times[i])
             }
         }
+        self.stopEventCount = events
         self.routeMinArrival = minArrival; self.routeMaxDeparture = maxDeparture
         self.tripCount = tripService.count; self.tripService = tripService; self.tripSource = tripSource
         self.firstDay = firstDay; self.dayCount = dayCount; self.serviceWords = serviceWords; self.serviceDays = serviceDays
@@ -175,8 +185,6 @@ public final class Timetable: Sendable {
         self.footOffsets = footOffsets; self.footTarget = footTarget; self.footBeeline = footBeeline
         self.footRule = footRule; self.footMinTime = footMinTime
         // Incoming footpaths, for searches that run backwards in time.
-        var source = [StopIndex](repeating: StopIndex(0), count: footTarget.count)
-        for a in 0..<stopCount { for f in Int(footOffsets[a])..<Int(footOffsets[a + 1]) { source[f] = StopIndex(a) } }
         var inOffsets = [Int32](repeating: 0, count: stopCount + 1)
         for b in footTarget { inOffsets[b.index + 1] += 1 }
         for i in 0..<stopCount { inOffsets[i + 1] += inOffsets[i] }
@@ -191,7 +199,6 @@ public final class Timetable: Sendable {
                 return (rx, footBeeline[Int(x)], x) < (ry, footBeeline[Int(y)], y)
             }
         }
-        self.footSource = source
         self.footInOffsets = inOffsets
         self.footIn = inList
         self.sameStopRule = sameStopRule; self.sameStopMinTime = sameStopMinTime
@@ -218,7 +225,7 @@ public final class Timetable: Sendable {
             routeStopOffsets = base.routeStopOffsets; routeStops = base.routeStops
             routeCanBoard = base.routeCanBoard; routeCanAlight = base.routeCanAlight
             routeTripOffsets = base.routeTripOffsets; routeTimeOffsets = base.routeTimeOffsets
-            departures = base.departures; arrivals = base.arrivals
+            routeArrivalOffsets = base.routeArrivalOffsets; times = base.times; stopEventCount = base.stopEventCount
             routeTimeZone = base.routeTimeZone; routeSourceRoute = base.routeSourceRoute; routeService = base.routeService
             routeStopShapeDistance = base.routeStopShapeDistance
             routeMinArrival = base.routeMinArrival; routeMaxDeparture = base.routeMaxDeparture
@@ -229,8 +236,13 @@ public final class Timetable: Sendable {
             routeCanBoard = base.routeCanBoard + extra.routeCanBoard
             routeCanAlight = base.routeCanAlight + extra.routeCanAlight
             routeTripOffsets = base.routeTripOffsets + shifted(extra.routeTripOffsets, by: Int32(tripBase))
-            routeTimeOffsets = base.routeTimeOffsets + shifted(extra.routeTimeOffsets, by: Int32(base.departures.count))
-            departures = base.departures + extra.departures; arrivals = base.arrivals + extra.arrivals
+            // The new routes' times after base's (arrivals packed as the builder packs them).
+            let packed = Timetable.packTimes(routeTimeOffsets: extra.routeTimeOffsets, departures: extra.departures, arrivals: extra.arrivals)
+            let timesBase = Int32(base.times.count)
+            routeTimeOffsets = Array(base.routeTimeOffsets.dropLast()) + extra.routeTimeOffsets.map { $0 + timesBase }
+            routeArrivalOffsets = base.routeArrivalOffsets + packed.arrivalOffsets.map { $0 + timesBase }
+            times = base.times + packed.times
+            stopEventCount = base.stopEventCount + extra.departures.count
             routeTimeZone = base.routeTimeZone + extra.routeTimeZone
             routeSourceRoute = base.routeSourceRoute + extra.routeSourceRoute
             routeService = base.routeService + extra.routeService
@@ -276,7 +288,7 @@ public final class Timetable: Sendable {
         footOffsets = base.footOffsets; footTarget = base.footTarget; footBeeline = base.footBeeline
         footStreet = base.footStreet; footStreetStepFree = base.footStreetStepFree
         footRule = base.footRule; footMinTime = base.footMinTime
-        footInOffsets = base.footInOffsets; footIn = base.footIn; footSource = base.footSource
+        footInOffsets = base.footInOffsets; footIn = base.footIn
         sameStopRule = base.sameStopRule; sameStopMinTime = base.sameStopMinTime
         if extra.tripStopSkipped.isEmpty {
             routeSkipOffsets = []; tripStopSkipped = []
@@ -295,6 +307,69 @@ public final class Timetable: Sendable {
             for x in removed { days[Int(fill[x.route.index])] = x.day; fill[x.route.index] += 1 }
             routeRemovedOffsets = offsets; routeRemovedDays = days
         }
+    }
+
+    /// Lays out routes' times as a timetable keeps them: `departures` as they are (so
+    /// `routeTimeOffsets`, with one entry more than there are routes, stay as they are),
+    /// then the arrivals of each route whose arrivals differ from its departures.
+    public static func packTimes(routeTimeOffsets: [Int32], departures: [Int32], arrivals: [Int32])
+        -> (times: [Int32], arrivalOffsets: [Int32]) {
+        precondition(departures.count == arrivals.count, "one arrival per departure")
+        let routes = routeTimeOffsets.count - 1
+        var offsets = [Int32](repeating: 0, count: max(0, routes))
+        var extra = 0
+        for r in 0..<max(0, routes) {
+            let a = Int(routeTimeOffsets[r]), b = Int(routeTimeOffsets[r + 1])
+            if departures[a..<b] != arrivals[a..<b] { extra += b - a }
+        }
+        var times = [Int32]()
+        times.reserveCapacity(departures.count + extra)
+        times.append(contentsOf: departures)
+        for r in 0..<max(0, routes) {
+            let a = Int(routeTimeOffsets[r]), b = Int(routeTimeOffsets[r + 1])
+            if departures[a..<b] == arrivals[a..<b] { offsets[r] = Int32(a); continue }
+            offsets[r] = Int32(times.count)
+            times.append(contentsOf: arrivals[a..<b])
+        }
+        return (times, offsets)
+    }
+
+    /// Every stop event's departure (or arrival), route by route in `routeTimeOffsets`'
+    /// layout: the two arrays a timetable would keep without `packTimes` (for tests and
+    /// checks; the router reads `times`).
+    public func stopEventTimes(arrivals: Bool) -> [Int32] {
+        var out: [Int32] = []
+        out.reserveCapacity(stopEventCount)
+        for r in 0..<routeCount {
+            let start = Int(arrivals ? routeArrivalOffsets[r] : routeTimeOffsets[r])
+            let count = Int(routeStopOffsets[r + 1] - routeStopOffsets[r]) * Int(routeTripOffsets[r + 1] - routeTripOffsets[r])
+            out.append(contentsOf: times[start..<(start + count)])
+        }
+        return out
+    }
+
+    /// Where route `r`'s arrivals are in `times` relative to its departures: the arrival of
+    /// the stop event whose departure is `times[i]` is `times[i + arrivalShift(r)]`.
+    @inlinable
+    public func arrivalShift(_ r: Int) -> Int { Int(routeArrivalOffsets[r]) &- Int(routeTimeOffsets[r]) }
+
+    /// The departure and arrival of run `j` (within route `r`) at `position`, seconds from its day's base.
+    @inlinable
+    public func departure(route r: Int, position: Int, run j: Int) -> Int32 {
+        times[Int(routeTimeOffsets[r]) + position * Int(routeTripOffsets[r + 1] - routeTripOffsets[r]) + j]
+    }
+    @inlinable
+    public func arrival(route r: Int, position: Int, run j: Int) -> Int32 {
+        times[Int(routeArrivalOffsets[r]) + position * Int(routeTripOffsets[r + 1] - routeTripOffsets[r]) + j]
+    }
+
+    /// Footpath -> its origin stop (made when asked: the searches read the incoming
+    /// footpaths' origins from `FootpathCosts`, and 643 k footpaths of all shared feeds
+    /// kept 2.6 MB for it).
+    public func footSources() -> [StopIndex] {
+        var source = [StopIndex](repeating: StopIndex(0), count: footTarget.count)
+        for a in 0..<stopCount { for f in Int(footOffsets[a])..<Int(footOffsets[a + 1]) { source[f] = StopIndex(a) } }
+        return source
     }
 
     /// Where route `r`'s skipped-stop flags start in `tripStopSkipped`, or -1 when every

@@ -69,7 +69,7 @@ struct BenchCommand: ParsableCommand {
             _ = malloc_trim(0)
             let rssAfter = residentBytes()
             let tt = network.timetable
-            let stopTimes = tt.departures.count
+            let stopTimes = tt.stopEventCount
             let planner = PlannerAssembly.assemble(network).planner
             print("timetable: \(network.snapshot.feedIds.joined(separator: ", "))")
             print("  \(Output.grouped(stopTimes)) stop times (frequencies expanded), \(Output.grouped(tt.tripCount)) trips, \(Output.grouped(tt.routeCount)) routes, \(Output.grouped(tt.stopCount)) stops, \(Output.grouped(tt.footTarget.count)) footpath candidates")
@@ -424,9 +424,9 @@ struct BenchCommand: ParsableCommand {
             let t = DispatchTime.now().uptimeNanoseconds
             for r in 0..<tt.routeCount {
                 let nt = Int(tt.routeTripOffsets[r + 1] - tt.routeTripOffsets[r]), base = Int(tt.routeTripOffsets[r])
-                let stops = Int(tt.routeStopOffsets[r + 1] - tt.routeStopOffsets[r]), off = Int(tt.routeTimeOffsets[r])
+                let stops = Int(tt.routeStopOffsets[r + 1] - tt.routeStopOffsets[r]), off = Int(tt.routeTimeOffsets[r]), arr = Int(tt.routeArrivalOffsets[r])
                 for j in 0..<nt where tt.serviceRuns(tt.tripService[base + j], day: day) {
-                    for pos in 0..<stops { sink &+= Int64(tt.departures[off + pos * nt + j]) &+ Int64(tt.arrivals[off + pos * nt + j]) }
+                    for pos in 0..<stops { sink &+= Int64(tt.times[off + pos * nt + j]) &+ Int64(tt.times[arr + pos * nt + j]) }
                 }
             }
             times.append(Double(DispatchTime.now().uptimeNanoseconds - t) / 1e9)

@@ -94,11 +94,12 @@ private struct Feed {
 }
 
 /// Route r's times as rows per stop position, each row the route's trips in order.
-private func times(_ tt: Timetable, route r: Int, _ array: [Int32]) -> [[Int32]] {
+private func times(_ tt: Timetable, route r: Int, arrivals: Bool = false) -> [[Int32]] {
     let stops = Int(tt.routeStopOffsets[r + 1] - tt.routeStopOffsets[r])
     let trips = Int(tt.routeTripOffsets[r + 1] - tt.routeTripOffsets[r])
-    let start = Int(tt.routeTimeOffsets[r])
-    return (0..<stops).map { i in (0..<trips).map { j in array[start + i * trips + j] } }
+    return (0..<stops).map { i in (0..<trips).map { j in
+        arrivals ? tt.arrival(route: r, position: i, run: j) : tt.departure(route: r, position: i, run: j)
+    } }
 }
 
 private func tripIds(_ tt: Timetable, _ snapshot: FeedSnapshot, route r: Int) -> [String] {
@@ -125,8 +126,10 @@ private func tripIds(_ tt: Timetable, _ snapshot: FeedSnapshot, route r: Int) ->
         #expect(tt.routeTimeOffsets == [0, 6, 9])
         #expect(tripIds(tt, f.snapshot, route: 0) == ["T1", "T3"])
         #expect(tripIds(tt, f.snapshot, route: 1) == ["T2"])
-        #expect(tt.departures == ["8:00", "8:20", "8:10", "8:30", "8:30", "8:40", "8:05", "8:12", "8:20"].map(hms))
-        #expect(tt.arrivals == tt.departures)
+        #expect(tt.stopEventTimes(arrivals: false) == ["8:00", "8:20", "8:10", "8:30", "8:30", "8:40", "8:05", "8:12", "8:20"].map(hms))
+        #expect(tt.stopEventTimes(arrivals: true) == tt.stopEventTimes(arrivals: false))
+        // Arrivals equal to departures are not stored again.
+        #expect(tt.times.count == tt.stopEventCount && tt.routeArrivalOffsets == Array(tt.routeTimeOffsets.dropLast()))
         #expect(tt.routeSourceRoute.map(\.raw) == [0, 0])
         #expect(tt.routeService.map(\.raw) == [0, 0])
         #expect(tt.tripSource.map(\.raw) == [0, 2, 1])
@@ -136,7 +139,7 @@ private func tripIds(_ tt: Timetable, _ snapshot: FeedSnapshot, route r: Int) ->
         #expect(tt.stopRoutePosition.map(\.raw) == [0, 0, 1, 1, 2, 2])
         // The invariant the router's binary search relies on, for every route.
         for r in 0..<tt.routeCount {
-            for row in times(tt, route: r, tt.departures) + times(tt, route: r, tt.arrivals) {
+            for row in times(tt, route: r) + times(tt, route: r, arrivals: true) {
                 #expect(row == row.sorted(), "route \(r): \(row)")
             }
         }
@@ -197,10 +200,10 @@ private func tripIds(_ tt: Timetable, _ snapshot: FeedSnapshot, route r: Int) ->
         let d1 = try #require(tt.tripSource.firstIndex(of: SourceTripIndex(0))), d2 = try #require(tt.tripSource.firstIndex(of: SourceTripIndex(1)))
         let r1 = try #require((0..<tt.routeCount).first { tt.routeTripOffsets[$0] == d1 })
         let r2 = try #require((0..<tt.routeCount).first { tt.routeTripOffsets[$0] == d2 })
-        #expect(tt.dayBase[day(saturday)] + Int64(times(tt, route: r1, tt.departures)[0][0]) == instant("2020-03-28T07:00:00Z"))
-        #expect(tt.dayBase[day(spring)] + Int64(times(tt, route: r2, tt.departures)[0][0]) == instant("2020-03-28T23:30:00Z"))
-        #expect(tt.dayBase[day(spring)] + Int64(times(tt, route: r2, tt.arrivals)[1][0]) == instant("2020-03-30T00:00:00Z"))
-        #expect(tt.dayBase[day(autumn)] + Int64(times(tt, route: r2, tt.departures)[0][0]) == instant("2020-10-25T00:30:00Z"))
+        #expect(tt.dayBase[day(saturday)] + Int64(times(tt, route: r1)[0][0]) == instant("2020-03-28T07:00:00Z"))
+        #expect(tt.dayBase[day(spring)] + Int64(times(tt, route: r2)[0][0]) == instant("2020-03-28T23:30:00Z"))
+        #expect(tt.dayBase[day(spring)] + Int64(times(tt, route: r2, arrivals: true)[1][0]) == instant("2020-03-30T00:00:00Z"))
+        #expect(tt.dayBase[day(autumn)] + Int64(times(tt, route: r2)[0][0]) == instant("2020-10-25T00:30:00Z"))
         // Service days: "S" on Saturday only, "SUN" on the two Sundays only.
         let running = (0..<2).map { s in (0..<tt.dayCount).filter { tt.serviceRuns(ServiceIndex(s), day: $0) } }
         #expect(running == [[day(saturday)], [day(spring), day(autumn)]])
@@ -226,12 +229,14 @@ private func tripIds(_ tt: Timetable, _ snapshot: FeedSnapshot, route r: Int) ->
         #expect(tt.routeCount == 1)
         #expect(tt.routeStops.map(\.raw) == [1, 2, 3])
         #expect(tripIds(tt, f.snapshot, route: 0) == ["F", "F", "N", "F", "F"])
-        #expect(times(tt, route: 0, tt.departures) == [
+        #expect(times(tt, route: 0) == [
             ["7:02", "7:12", "7:15", "7:22", "7:37"].map(hms),
             ["7:14", "7:24", "7:25", "7:34", "7:49"].map(hms),
             ["7:22", "7:32", "7:35", "7:42", "7:57"].map(hms),
         ])
-        #expect(times(tt, route: 0, tt.arrivals) == [
+        // Arrivals that differ from the departures: a block of their own after them.
+        #expect(tt.routeArrivalOffsets == [Int32(tt.stopEventCount)] && tt.times.count == 2 * tt.stopEventCount)
+        #expect(times(tt, route: 0, arrivals: true) == [
             ["7:02", "7:12", "7:15", "7:22", "7:37"].map(hms),
             ["7:12", "7:22", "7:25", "7:32", "7:47"].map(hms),
             ["7:22", "7:32", "7:35", "7:42", "7:57"].map(hms),
@@ -260,11 +265,11 @@ private func tripIds(_ tt: Timetable, _ snapshot: FeedSnapshot, route r: Int) ->
         #expect(network.warnings == ["1 trips left out: their first or last stop time has no time"])
         #expect(tt.routeCount == 4)
         #expect((0..<4).map { tripIds(tt, f.snapshot, route: $0) } == [["I1"], ["I2"], ["I3"], ["I5"]])
-        #expect(times(tt, route: 0, tt.departures).flatMap { $0 } == ["8:00", "8:05", "8:15", "8:30"].map(hms))
-        #expect(times(tt, route: 1, tt.departures).flatMap { $0 } == ["9:00", "9:07:30", "9:15", "9:30"].map(hms))
-        #expect(times(tt, route: 1, tt.arrivals).flatMap { $0 } == ["9:00", "9:07:30", "9:15", "9:30"].map(hms))
-        #expect(times(tt, route: 2, tt.departures).flatMap { $0 } == ["10:00", "10:07:30", "10:15", "10:30"].map(hms))
-        #expect(times(tt, route: 3, tt.departures).flatMap { $0 } == ["12:00", "12:00", "12:10"].map(hms))
+        #expect(times(tt, route: 0).flatMap { $0 } == ["8:00", "8:05", "8:15", "8:30"].map(hms))
+        #expect(times(tt, route: 1).flatMap { $0 } == ["9:00", "9:07:30", "9:15", "9:30"].map(hms))
+        #expect(times(tt, route: 1, arrivals: true).flatMap { $0 } == ["9:00", "9:07:30", "9:15", "9:30"].map(hms))
+        #expect(times(tt, route: 2).flatMap { $0 } == ["10:00", "10:07:30", "10:15", "10:30"].map(hms))
+        #expect(times(tt, route: 3).flatMap { $0 } == ["12:00", "12:00", "12:10"].map(hms))
     }
 
     /// P, Q 300 m north, R 900 m north, T 2.1 km north: P–Q, P–R and Q–R are within the
@@ -290,13 +295,13 @@ private func tripIds(_ tt: Timetable, _ snapshot: FeedSnapshot, route r: Int) ->
         // ST: none; P: Q, R; Q: R (ruled), P; R: Q, P; T: P (ruled).
         #expect(tt.footOffsets == [0, 0, 2, 4, 6, 7])
         #expect(tt.footTarget.map(\.raw) == [q, r, r, p, q, p, p])
-        #expect(tt.footSource.map(\.raw) == [p, p, q, q, r, r, t])
+        #expect(tt.footSources().map(\.raw) == [p, p, q, q, r, r, t])
         let none = TransferRule.none.rawValue
         #expect(tt.footRule == [none, none, TransferRule.timed.rawValue, none, none, none, TransferRule.minimumTime.rawValue])
         #expect(tt.footMinTime == [0, 0, 0, 0, 0, 0, 180])
         #expect(tt.sameStopRule == [none, TransferRule.forbidden.rawValue, none, none, none])
         #expect(tt.sameStopMinTime == [0, 0, 0, 0, 0])
-        let pairs = zip(tt.footSource, tt.footTarget).map { (a, b) in
+        let pairs = zip(tt.footSources(), tt.footTarget).map { (a, b) in
             meridianArc(f.snapshot.stops[a.index].latitude!, f.snapshot.stops[b.index].latitude!)
         }
         for (i, (got, expected)) in zip(tt.footBeeline, pairs).enumerated() {
@@ -305,7 +310,7 @@ private func tripIds(_ tt: Timetable, _ snapshot: FeedSnapshot, route r: Int) ->
         #expect(pairs[0] > 290 && pairs[0] < 310 && pairs[6] > 2000, "the network is laid out as drawn: \(pairs)")
         // Incoming: P from T (ruled), Q, R; Q from P, R; R from Q (ruled), P; T none.
         #expect(tt.footInOffsets == [0, 0, 3, 5, 7, 7])
-        #expect(tt.footIn.map { tt.footSource[Int($0)].raw } == [t, q, r, p, r, q, p])
+        #expect(tt.footIn.map { tt.footSources()[Int($0)].raw } == [t, q, r, p, r, q, p])
         for b in 0..<tt.stopCount {
             for i in Int(tt.footInOffsets[b])..<Int(tt.footInOffsets[b + 1]) { #expect(tt.footTarget[Int(tt.footIn[i])] == StopIndex(b)) }
         }
