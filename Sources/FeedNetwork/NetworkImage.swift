@@ -29,7 +29,7 @@ import TransitModel
 /// the caller builds from the database again and writes a new one.
 public enum NetworkImage {
     /// Raised whenever the layout below changes: an older image is then stale.
-    public static let formatVersion: UInt32 = 2
+    public static let formatVersion: UInt32 = 3
     static let magic = Array("transit network image\n".utf8)
     /// Where the format's version is in the file (after the magic line).
     public static var magicLength: Int { magic.count }
@@ -313,7 +313,7 @@ extension ImageWriter {
         int(t.stopCount); array(t.stopLatitude); array(t.stopLongitude); array(t.stopBoardable); array(t.stopFeed)
         array(t.stopRouteOffsets); array(t.stopRouteRoute); array(t.stopRoutePosition)
         array(t.routeStopOffsets); array(t.routeStops); array(t.routeCanBoard); array(t.routeCanAlight)
-        array(t.routeTripOffsets); array(t.routeTimeOffsets); array(t.routeArrivalOffsets); array(t.times)
+        array(t.routeTripOffsets); array(t.runTimes); array(t.profiles); array(t.routeArrivalShift)
         array(t.routeTimeZone); array(t.routeSourceRoute); array(t.routeService); array(t.routeStopShapeDistance)
         array(t.tripService); array(t.tripShape); array(t.tripSource)
         pod(t.firstDay.daysSinceEpoch); int(t.dayCount); int(t.serviceWords); array(t.serviceDays)
@@ -416,7 +416,7 @@ extension ImageReader {
         let (lat, lon, boardable, feed) = (try array(Double.self), try array(Double.self), try array(Bool.self), try array(FeedIndex.self))
         let (sro, srr, srp) = (try array(Int32.self), try array(RouteIndex.self), try array(RoutePosition.self))
         let (rso, rs, cb, ca) = (try array(Int32.self), try array(StopIndex.self), try array(Bool.self), try array(Bool.self))
-        let (rto, rtio, rao, times) = (try array(Int32.self), try array(Int32.self), try array(Int32.self), try array(Int32.self))
+        let (rto, runTimes, profiles, ras) = (try array(Int32.self), try array(RunTimes.self), try array(Int32.self), try array(Int32.self))
         let (rtz, rsr, rsv, rsd) = (try array(Int32.self), try array(SourceRouteIndex.self), try array(ServiceIndex.self), try array(Float.self))
         let (ts, tsh, tso) = (try array(ServiceIndex.self), try array(ShapeIndex.self), try array(SourceTripIndex.self))
         let firstDay: Int32 = try pod()
@@ -429,7 +429,7 @@ extension ImageReader {
         let routes = rso.count - 1
         guard stopCount >= 0, [lat.count, lon.count, boardable.count, feed.count, ssr.count, ssm.count].allSatisfy({ $0 == stopCount }),
               sro.count == stopCount + 1, srr.count == srp.count, sro.last.map(Int.init) == srr.count,
-              routes >= 0, rto.count == routes + 1, rtio.count == routes + 1, rao.count == routes, [rtz.count, rsr.count, rsv.count].allSatisfy({ $0 == routes }),
+              routes >= 0, rto.count == routes + 1, ras.count == routes, runTimes.count == ts.count, [rtz.count, rsr.count, rsv.count].allSatisfy({ $0 == routes }),
               rs.count == cb.count, rs.count == ca.count, rso.last.map(Int.init) == rs.count, rsd.count == rs.count,
               ts.count == tsh.count, ts.count == tso.count, rto.last.map(Int.init) == ts.count,
               fo.count == stopCount + 1, fo.last.map(Int.init) == ft.count, [fb.count, fr.count, fm.count].allSatisfy({ $0 == ft.count }),
@@ -442,15 +442,15 @@ extension ImageReader {
         else { throw NetworkImage.ImageError("a timetable whose arrays do not fit together") }
         for r in 0..<routes {
             let stops = Int(rso[r + 1] - rso[r]), trips = Int(rto[r + 1] - rto[r])
-            guard stops >= 0, trips >= 0, Int(rtio[r]) >= 0, Int(rtio[r]) + stops * trips <= times.count,
-                  Int(rao[r]) >= 0, Int(rao[r]) + stops * trips <= times.count else {
+            guard stops >= 0, trips >= 0, ras[r] == 0 || Int(ras[r]) == stops,
+                  runTimes[Int(rto[r])..<Int(rto[r + 1])].allSatisfy({ $0.row >= 0 && Int($0.row) + stops + Int(ras[r]) <= profiles.count }) else {
                 throw NetworkImage.ImageError("route \(r)'s times lie outside the timetable's")
             }
         }
         return Timetable(stopCount: stopCount, stopLatitude: lat, stopLongitude: lon, stopBoardable: boardable, stopFeed: feed,
                          stopRouteOffsets: sro, stopRouteRoute: srr, stopRoutePosition: srp, routeStopOffsets: rso, routeStops: rs,
-                         routeCanBoard: cb, routeCanAlight: ca, routeTripOffsets: rto, routeTimeOffsets: rtio,
-                         routeArrivalOffsets: rao, times: times, routeTimeZone: rtz, routeSourceRoute: rsr, routeService: rsv, routeStopShapeDistance: rsd,
+                         routeCanBoard: cb, routeCanAlight: ca, routeTripOffsets: rto,
+                         runTimes: runTimes, profiles: profiles, routeArrivalShift: ras, routeTimeZone: rtz, routeSourceRoute: rsr, routeService: rsv, routeStopShapeDistance: rsd,
                          tripService: ts, tripShape: tsh, tripSource: tso, firstDay: ServiceDate(daysSinceEpoch: firstDay),
                          dayCount: dayCount, serviceWords: words, serviceDays: serviceDays, timeZoneNames: zones, dayBase: dayBase,
                          footpathBeelineMeters: radius, footOffsets: fo, footTarget: ft, footBeeline: fb, footRule: fr, footMinTime: fm,

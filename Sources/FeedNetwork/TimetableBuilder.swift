@@ -294,13 +294,14 @@ public enum TimetableBuilder {
 
         // Arrivals stored only where they differ from departures (and the full arrays freed
         // before the timetable is made).
-        let packed = Timetable.packTimes(routeTimeOffsets: routeTimeOffsets, departures: departures, arrivals: arrivals)
+        let packed = Timetable.packTimes(routeStopOffsets: routeStopOffsets, routeTripOffsets: routeTripOffsets,
+                                         routeTimeOffsets: routeTimeOffsets, departures: departures, arrivals: arrivals)
         departures = []; arrivals = []
         let timetable = Timetable(stopCount: stopCount, stopLatitude: lat, stopLongitude: lon, stopBoardable: boardable,
                          stopFeed: stopFeed.map(FeedIndex.init(raw:)), stopRouteOffsets: stopRouteCount, stopRouteRoute: stopRouteRoute,
                          stopRoutePosition: stopRoutePosition, routeStopOffsets: routeStopOffsets, routeStops: routeStops.map(StopIndex.init(raw:)),
                          routeCanBoard: canBoard, routeCanAlight: canAlight, routeTripOffsets: routeTripOffsets,
-                         routeTimeOffsets: routeTimeOffsets, routeArrivalOffsets: packed.arrivalOffsets, times: packed.times,
+                         runTimes: packed.runTimes, profiles: packed.profiles, routeArrivalShift: packed.arrivalShift,
                          routeTimeZone: routeTimeZone, routeSourceRoute: routeSource, routeService: routeService,
                          routeStopShapeDistance: routeStopShapeDistance, tripService: tripService, tripShape: tripShape,
                          tripSource: tripSource, firstDay: firstDay, dayCount: dayCount, serviceWords: words,

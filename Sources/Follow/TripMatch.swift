@@ -77,9 +77,8 @@ public final class TripMatcher: Sendable {
     static func time(_ tt: Timetable, route r: RouteIndex, trip t: TripIndex, day: Int, at p: RoutePosition, departure: Bool) -> Int64 {
         let ri = r.index
         let nt = Int(tt.routeTripOffsets[ri + 1] - tt.routeTripOffsets[ri]), k = t.index - Int(tt.routeTripOffsets[ri])
-        let i = Int(tt.routeTimeOffsets[ri]) + p.index * nt + k
         let base = tt.dayBase[Int(tt.routeTimeZone[ri]) * tt.dayCount + day]
-        return base + Int64(departure ? tt.times[i] : tt.times[i + tt.arrivalShift(ri)])
+        return base + Int64(departure ? tt.departure(route: ri, position: p.index, run: k) : tt.arrival(route: ri, position: p.index, run: k))
     }
 
     /// The route of a trip of `tt` (a realtime overlay's trips too): its trips are grouped

@@ -82,9 +82,9 @@ extension JourneyPlanner {
                 if !boards && !includeNonBoarding { continue }
                 let tripCount = Int(tt.routeTripOffsets[r + 1] - tt.routeTripOffsets[r])
                 guard tripCount > 0 else { continue }
-                let times = Int(tt.routeTimeOffsets[r]) + position * tripCount
+                let first = Int(tt.routeTripOffsets[r])
                 // Trips keep their order at every stop: the first and last are the extremes.
-                let earliest = Int64(tt.times[times]), latest = Int64(tt.times[times + tripCount - 1])
+                let earliest = Int64(tt.runTime(first, position)), latest = Int64(tt.runTime(first + tripCount - 1, position))
                 let zoneDays = Int(tt.routeTimeZone[r]) * tt.dayCount
                 // Service days whose trips can leave in [t, end]: day d starts at day0 +
                 // 86,400 d give or take a daylight saving shift, hence a day's margin.
@@ -98,11 +98,11 @@ extension JourneyPlanner {
                     var lo = 0, hi = tripCount
                     while lo < hi {
                         let mid = (lo + hi) / 2
-                        if base + Int64(tt.times[times + mid]) < t { lo = mid + 1 } else { hi = mid }
+                        if base + Int64(tt.runTime(first + mid, position)) < t { lo = mid + 1 } else { hi = mid }
                     }
                     var j = lo
                     while j < tripCount && j - lo < limit {
-                        let when = base + Int64(tt.times[times + j])
+                        let when = base + Int64(tt.runTime(first + j, position))
                         if when > end { break }
                         found.append((when, RouteIndex(r), StopIndex(p), RoutePosition(position), Int32(j), Int32(day)))
                         j += 1

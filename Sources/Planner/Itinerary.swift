@@ -175,7 +175,6 @@ extension JourneyPlanner {
                 let stopsStart = Int(tt.routeStopOffsets[r])
                 let nt = Int(tt.routeTripOffsets[r + 1] - tt.routeTripOffsets[r])
                 let j = Int(trip.raw - tt.routeTripOffsets[r])
-                let times = Int(tt.routeTimeOffsets[r])
                 let base = tt.dayBase[Int(tt.routeTimeZone[r]) * tt.dayCount + day]
                 var stops: [Coordinate] = []
                 var passed: [PassedStop] = []
@@ -191,8 +190,8 @@ extension JourneyPlanner {
                             passed.append(PassedStop(place: stopPlace(s), arrival: realtime.passedArrivals[k],
                                                      departure: realtime.passedDepartures[k]))
                         } else {
-                            passed.append(PassedStop(place: stopPlace(s), arrival: base + Int64(tt.times[times + tt.arrivalShift(r) + pos * nt + j]),
-                                                     departure: base + Int64(tt.times[times + pos * nt + j])))
+                            passed.append(PassedStop(place: stopPlace(s), arrival: base + Int64(tt.arrival(route: r, position: pos, run: j)),
+                                                     departure: base + Int64(tt.departure(route: r, position: pos, run: j))))
                         }
                     }
                 }

@@ -78,21 +78,20 @@ final class RealtimeRouting: Sendable {
             if let u = state.update(ofStaticTrip: staticTrip, day: day) {
                 let r = staticRoute.index
                 let nt = Int(st.routeTripOffsets[r + 1] - st.routeTripOffsets[r]), k = staticTrip.index - Int(st.routeTripOffsets[r])
-                let times = Int(st.routeTimeOffsets[r]), base = st.dayBase[Int(st.routeTimeZone[r]) * st.dayCount + day]
+                let base = st.dayBase[Int(st.routeTimeZone[r]) * st.dayCount + day]
                 let rr = route.index
                 let nt2 = Int(tt.routeTripOffsets[rr + 1] - tt.routeTripOffsets[rr]), k2 = trip.index - Int(tt.routeTripOffsets[rr])
-                let times2 = Int(tt.routeTimeOffsets[rr])
                 var passedA: [Int64] = [], passedD: [Int64] = []
                 if to.index > from.index + 1 {
                     for p in (from.index + 1)..<to.index {
-                        passedA.append(base + Int64(tt.times[times2 + tt.arrivalShift(rr) + p * nt2 + k2]))
-                        passedD.append(base + Int64(tt.times[times2 + p * nt2 + k2]))
+                        passedA.append(base + Int64(tt.arrival(route: rr, position: p, run: k2)))
+                        passedD.append(base + Int64(tt.departure(route: rr, position: p, run: k2)))
                     }
                 }
                 let skipped = u.skipped.filter { $0 > from && $0 < to }.map { st.stop(onRoute: staticRoute, at: $0) }
-                facts.append(RideRealtime(scheduledDeparture: base + Int64(st.times[times + from.index * nt + k]),
+                facts.append(RideRealtime(scheduledDeparture: base + Int64(st.departure(route: r, position: from.index, run: k)),
                                           expectedDeparture: dep,
-                                          scheduledArrival: base + Int64(st.times[times + st.arrivalShift(r) + to.index * nt + k]),
+                                          scheduledArrival: base + Int64(st.arrival(route: r, position: to.index, run: k)),
                                           expectedArrival: arr, skippedStops: skipped, passedArrivals: passedA,
                                           passedDepartures: passedD, entityId: u.entityId, feedId: u.feedId))
                 any = true

@@ -67,8 +67,8 @@ public final class DayRoutes: Sendable {
         for s in 0..<tt.stopCount {
             for i in Int(tt.stopRouteOffsets[s])..<Int(tt.stopRouteOffsets[s + 1]) where mask[tt.stopRouteRoute[i].index] != 0 {
                 let r = tt.stopRouteRoute[i].index, pos = tt.stopRoutePosition[i].index
-                let nt = Int(tt.routeTripOffsets[r + 1] - tt.routeTripOffsets[r]), column = Int(tt.routeTimeOffsets[r]) + pos * nt
-                let shift = tt.arrivalShift(r)
+                let nt = Int(tt.routeTripOffsets[r + 1] - tt.routeTripOffsets[r]), first = Int(tt.routeTripOffsets[r]), last = first + nt - 1
+                let shift = Int(tt.routeArrivalShift[r])
                 guard nt > 0 else { continue }
                 // One entry per run of consecutive days the route runs.
                 var k = 0
@@ -80,8 +80,8 @@ public final class DayRoutes: Sendable {
                         group |= 1 << UInt8(k)
                         // Runs keep their order at every stop: the first and last are the extremes.
                         let base = tt.dayBase[Int(tt.routeTimeZone[r]) * tt.dayCount + days[k]] - origin
-                        a = min(a, base + Int64(tt.times[column])); b = max(b, base + Int64(tt.times[column + nt - 1]))
-                        c = min(c, base + Int64(tt.times[column + shift])); d = max(d, base + Int64(tt.times[column + shift + nt - 1]))
+                        a = min(a, base + Int64(tt.runTime(first, pos))); b = max(b, base + Int64(tt.runTime(last, pos)))
+                        c = min(c, base + Int64(tt.runTime(first, shift + pos))); d = max(d, base + Int64(tt.runTime(last, shift + pos)))
                         k += 1
                     }
                     route.append(tt.stopRouteRoute[i]); position.append(tt.stopRoutePosition[i]); entryDays.append(group)
@@ -133,12 +133,12 @@ public final class DayRoutes: Sendable {
                 for i in Int(offsets[s])..<Int(offsets[s + 1]) where position[i].raw > 0 {
                     let r = route[i].index, pos = position[i].index
                     let h = Int(slot[tt.routeStops[Int(tt.routeStopOffsets[r]) + pos - 1].index])
-                    let nt = Int(tt.routeTripOffsets[r + 1] - tt.routeTripOffsets[r]), times = Int(tt.routeTimeOffsets[r]), arrivals = Int(tt.routeArrivalOffsets[r])
+                    let nt = Int(tt.routeTripOffsets[r + 1] - tt.routeTripOffsets[r]), first = Int(tt.routeTripOffsets[r]), shift = Int(tt.routeArrivalShift[r])
                     for (k, day) in days.enumerated() where entryDays[i] & (1 << UInt8(k)) != 0 {
                         let base = tt.dayBase[Int(tt.routeTimeZone[r]) * tt.dayCount + day] - origin
                         for j in 0..<nt {
-                            let leave = tt.times[times + (pos - 1) * nt + j]
-                            body(h, Int32(clamping: (base + Int64(leave)) / 3600), tt.times[arrivals + pos * nt + j] - leave)
+                            let leave = tt.runTime(first + j, pos - 1)
+                            body(h, Int32(clamping: (base + Int64(leave)) / 3600), tt.runTime(first + j, shift + pos) - leave)
                         }
                     }
                 }

@@ -151,15 +151,14 @@ extension RaptorRouter {
                 let r = running.route[i].index, pos = running.position[i].index
                 guard request.filter.routes?[r] ?? true, tt.routeCanBoard[Int(tt.routeStopOffsets[r]) + pos] else { continue }
                 let tripBase = Int(tt.routeTripOffsets[r]), nt = Int(tt.routeTripOffsets[r + 1]) - tripBase
-                let column = Int(tt.routeTimeOffsets[r]) + pos * nt
                 for (d, day) in request.days.enumerated() where running.dayMasks[i] & (1 << UInt8(d)) != 0 {
                     let base = tt.dayBase[Int(tt.routeTimeZone[r]) * tt.dayCount + day]
                     // Trips keep their order at every stop: the window's runs are one slice.
                     let first = request.time + w.seconds - base
                     var lo = 0, hi = nt
-                    while lo < hi { let mid = (lo + hi) / 2; if Int64(tt.times[column + mid]) < first { lo = mid + 1 } else { hi = mid } }
+                    while lo < hi { let mid = (lo + hi) / 2; if Int64(tt.departure(route: r, position: pos, run: mid)) < first { lo = mid + 1 } else { hi = mid } }
                     for j in lo..<nt where request.filter.trips?[tripBase + j] ?? true && tt.runStops(j, ofRoute: r, at: pos) {
-                        let leave = base + Int64(tt.times[column + j]) - w.seconds
+                        let leave = base + Int64(tt.departure(route: r, position: pos, run: j)) - w.seconds
                         if leave > request.time + window { break }
                         departures[leave, default: []].append(.init(route: running.route[i], days: 1 << UInt8(d), position: running.position[i]))
                     }
@@ -620,7 +619,9 @@ struct Search {
     private mutating func scanRoute(_ r: Int, day: Int, from: Int, round k: Int, bestTarget: Int64, changeBound: Int64) {
         let stopsStart = Int(tt.routeStopOffsets[r]), length = Int(tt.routeStopOffsets[r + 1]) - stopsStart
         let tripBase = Int(tt.routeTripOffsets[r]), nt = Int(tt.routeTripOffsets[r + 1]) - tripBase
-        let times = Int(tt.routeTimeOffsets[r]), arrivalShift = tt.arrivalShift(r)
+        // A run's time at a position: `tt.runTime(tripBase + run, pos)` departs,
+        // `tt.runTime(tripBase + run, arrivalShift + pos)` arrives.
+        let arrivalShift = Int(tt.routeArrivalShift[r])
         let base = tt.dayBase[Int(tt.routeTimeZone[r]) * tt.dayCount + day]
         // Where the route's flags of runs that skip stops start (a realtime overlay's), or -1.
         let skips = hasSkips ? tt.skipBase(r) : -1
@@ -629,7 +630,6 @@ struct Search {
         var pos = from
         while forward ? pos < length : pos >= 0 {
             let stop = tt.routeStops[stopsStart + pos].index
-            let column = times + pos * nt
             if current != Search.notBoarded {
                 // Alight (forward: arrival; backward: the real boarding, at its departure).
                 let allowed = (forward ? tt.routeCanAlight[stopsStart + pos] : tt.routeCanBoard[stopsStart + pos])
@@ -640,7 +640,7 @@ struct Search {
                     (run, boarded) = otherRun(at: pos, after: run, r, from: from, round: k, base: base, skips: skips)
                 }
                 if allowed && run != Search.notBoarded {
-                    let v = forward ? base + Int64(tt.times[column + arrivalShift + run]) : -(base + Int64(tt.times[column + run]))
+                    let v = forward ? base + Int64(tt.runTime(tripBase + run, arrivalShift + pos)) : -(base + Int64(tt.runTime(tripBase + run, pos)))
                     let i = at(k, stop)
                     let limit = isTarget[stop] ? bestTarget : changeBound
                     if v < arrivedAtMost[i] && v < limit && (!pruneToTarget || limit > boundsEnd || v + toTarget[stop] < limit) {
@@ -659,10 +659,10 @@ struct Search {
             if canBoard && r0 < Search.infinity {
                 if forward {
                     // The earliest run of this day departing at or after r0.
-                    if current == Search.notBoarded || r0 <= base + Int64(tt.times[column + current]) {
+                    if current == Search.notBoarded || r0 <= base + Int64(tt.runTime(tripBase + current, pos)) {
                         let target = r0 - base
                         var lo = 0, hi = current == Search.notBoarded ? nt : current
-                        while lo < hi { let mid = (lo + hi) / 2; if Int64(tt.times[column + mid]) < target { lo = mid + 1 } else { hi = mid } }
+                        while lo < hi { let mid = (lo + hi) / 2; if Int64(tt.runTime(tripBase + mid, pos)) < target { lo = mid + 1 } else { hi = mid } }
                         // Trips keep their order at every stop: the first allowed one from here
                         // that stops here.
                         let limit = current == Search.notBoarded ? nt : current
@@ -674,11 +674,11 @@ struct Search {
                     }
                 } else {
                     // The latest run of this day arriving at or before -r0.
-                    if current == Search.notBoarded || r0 <= -(base + Int64(tt.times[column + arrivalShift + current])) {
+                    if current == Search.notBoarded || r0 <= -(base + Int64(tt.runTime(tripBase + current, arrivalShift + pos))) {
                         let target = -r0 - base
                         let floor = current == Search.notBoarded ? 0 : current + 1
                         var lo = floor, hi = nt
-                        while lo < hi { let mid = (lo + hi) / 2; if Int64(tt.times[column + arrivalShift + mid]) <= target { lo = mid + 1 } else { hi = mid } }
+                        while lo < hi { let mid = (lo + hi) / 2; if Int64(tt.runTime(tripBase + mid, arrivalShift + pos)) <= target { lo = mid + 1 } else { hi = mid } }
                         var pick = lo - 1
                         if filterTrips || skips >= 0 {
                             while pick >= floor && (filterTrips && !tripAllowed[tripBase + pick] || skips >= 0 && tt.tripStopSkipped[skips + pick * length + pos]) { pick -= 1 }
@@ -700,7 +700,7 @@ struct Search {
     /// state in the scan for them.
     private func otherRun(at pos: Int, after: Int, _ r: Int, from: Int, round k: Int, base: Int64, skips: Int) -> (Int, Int) {
         let stopsStart = Int(tt.routeStopOffsets[r]), tripBase = Int(tt.routeTripOffsets[r])
-        let nt = Int(tt.routeTripOffsets[r + 1]) - tripBase, times = Int(tt.routeTimeOffsets[r]), arrivals = Int(tt.routeArrivalOffsets[r])
+        let nt = Int(tt.routeTripOffsets[r + 1]) - tripBase, arrivalShift = Int(tt.routeArrivalShift[r])
         let length = Int(tt.routeStopOffsets[r + 1]) - stopsStart
         var j = forward ? after + 1 : after - 1
         while forward ? j < nt : j >= 0 {
@@ -714,7 +714,7 @@ struct Search {
                       !tt.tripStopSkipped[skips + j * length + p] else { continue }
                 let r0 = ready[at(k - 1, stop)]
                 guard r0 < Search.infinity else { continue }
-                if forward ? r0 <= base + Int64(tt.times[times + p * nt + j]) : r0 <= -(base + Int64(tt.times[arrivals + p * nt + j])) {
+                if forward ? r0 <= base + Int64(tt.runTime(tripBase + j, p)) : r0 <= -(base + Int64(tt.runTime(tripBase + j, arrivalShift + p))) {
                     return (j, p)
                 }
             }
@@ -750,12 +750,11 @@ struct Search {
         if forward { rideLegs.reverse(); changes.reverse() }
         func realRide(_ x: Ride) -> RaptorLeg {
             let r = x.route.index, trip = Int(x.trip), day = Int(x.day)
-            let times = Int(tt.routeTimeOffsets[r]), nt = Int(tt.routeTripOffsets[r + 1] - tt.routeTripOffsets[r])
             let base = tt.dayBase[Int(tt.routeTimeZone[r]) * tt.dayCount + day]
             let (b, a) = forward ? (x.board, x.alight) : (x.alight, x.board)
             return .ride(route: x.route, trip: tt.trip(trip, ofRoute: x.route), day: day, from: b, to: a,
-                         departure: base + Int64(tt.times[times + b.index * nt + trip]),
-                         arrival: base + Int64(tt.times[Int(tt.routeArrivalOffsets[r]) + a.index * nt + trip]))
+                         departure: base + Int64(tt.departure(route: r, position: b.index, run: trip)),
+                         arrival: base + Int64(tt.arrival(route: r, position: a.index, run: trip)))
         }
         let accessWalk = forward ? firstWalk : last
         let egressWalk = forward ? last : firstWalk

@@ -170,11 +170,9 @@ struct OverlayBuilder {
         // The trip's scheduled times (seconds from its day's base), by route position.
         let stopsStart = Int(tt.routeStopOffsets[r]), length = Int(tt.routeStopOffsets[r + 1]) - stopsStart
         let nt = Int(tt.routeTripOffsets[r + 1] - tt.routeTripOffsets[r]), j = t - Int(tt.routeTripOffsets[r])
-        let times = Int(tt.routeTimeOffsets[r])
         let base = tt.dayBase[Int(tt.routeTimeZone[r]) * tt.dayCount + day]
         var arr = [Int32](repeating: 0, count: length), dep = [Int32](repeating: 0, count: length)
-        let arrivals = times + tt.arrivalShift(r)
-        for p in 0..<length { arr[p] = tt.times[arrivals + p * nt + j]; dep[p] = tt.times[times + p * nt + j] }
+        for p in 0..<length { arr[p] = tt.arrival(route: r, position: p, run: j); dep[p] = tt.departure(route: r, position: p, run: j) }
 
         // Which stop time each stop time update names.
         var at = [Int](repeating: -1, count: length)
@@ -310,8 +308,8 @@ struct OverlayBuilder {
         for r in context.routesOfSource![source] ?? [] {
             let rr = Int(r)
             guard tt.serviceRuns(tt.routeService[rr], day: day) else { continue }
-            let nt = Int(tt.routeTripOffsets[rr + 1] - tt.routeTripOffsets[rr]), times = Int(tt.routeTimeOffsets[rr])
-            for j in 0..<nt where tt.times[times + j] == start {
+            let nt = Int(tt.routeTripOffsets[rr + 1] - tt.routeTripOffsets[rr])
+            for j in 0..<nt where tt.departure(route: rr, position: 0, run: j) == start {
                 let s = tt.tripSource[Int(tt.routeTripOffsets[rr]) + j].raw
                 guard let direction = snapshot.trips[Int(s)].directionId, Int(direction) == d.directionId else { continue }
                 if !found.contains(s) { found.append(s) }
@@ -345,7 +343,6 @@ struct OverlayBuilder {
             // Every trip of the route that day: updated, as scheduled, or (cancelled) none.
             let stopsStart = Int(tt.routeStopOffsets[r]), stopsEnd = Int(tt.routeStopOffsets[r + 1]), length = stopsEnd - stopsStart
             let tripStart = Int(tt.routeTripOffsets[r]), nt = Int(tt.routeTripOffsets[r + 1]) - tripStart
-            let times = Int(tt.routeTimeOffsets[r]), arrivals = Int(tt.routeArrivalOffsets[r])
             var runs: [Run] = []
             for j in 0..<nt {
                 let t = tripStart + j, key = TripDay(trip: Int32(t), day: day)
@@ -354,7 +351,7 @@ struct OverlayBuilder {
                     runs.append(Run(trip: Int32(t), arr: c.arr, dep: c.dep, skipped: c.skipped.contains(true) ? c.skipped : nil))
                 } else {
                     var arr = [Int32](repeating: 0, count: length), dep = arr
-                    for p in 0..<length { arr[p] = tt.times[arrivals + p * nt + j]; dep[p] = tt.times[times + p * nt + j] }
+                    for p in 0..<length { arr[p] = tt.arrival(route: r, position: p, run: j); dep[p] = tt.departure(route: r, position: p, run: j) }
                     runs.append(Run(trip: Int32(t), arr: arr, dep: dep, skipped: nil))
                 }
             }

@@ -424,9 +424,10 @@ struct BenchCommand: ParsableCommand {
             let t = DispatchTime.now().uptimeNanoseconds
             for r in 0..<tt.routeCount {
                 let nt = Int(tt.routeTripOffsets[r + 1] - tt.routeTripOffsets[r]), base = Int(tt.routeTripOffsets[r])
-                let stops = Int(tt.routeStopOffsets[r + 1] - tt.routeStopOffsets[r]), off = Int(tt.routeTimeOffsets[r]), arr = Int(tt.routeArrivalOffsets[r])
+                let stops = Int(tt.routeStopOffsets[r + 1] - tt.routeStopOffsets[r]), shift = Int(tt.routeArrivalShift[r])
                 for j in 0..<nt where tt.serviceRuns(tt.tripService[base + j], day: day) {
-                    for pos in 0..<stops { sink &+= Int64(tt.times[off + pos * nt + j]) &+ Int64(tt.times[arr + pos * nt + j]) }
+                    let x = tt.runTimes[base + j], row = Int(x.row)
+                    for pos in 0..<stops { sink &+= Int64(x.start &+ tt.profiles[row + pos]) &+ Int64(x.start &+ tt.profiles[row + shift + pos]) }
                 }
             }
             times.append(Double(DispatchTime.now().uptimeNanoseconds - t) / 1e9)

@@ -92,7 +92,7 @@ struct BartMessageTests {
         let nt = Int(tt.routeTripOffsets[r + 1] - tt.routeTripOffsets[r]), j = t - Int(tt.routeTripOffsets[r])
         let base = tt.dayBase[Int(tt.routeTimeZone[r]) * tt.dayCount + record.day]
         if let time = first.departure?.time {
-            #expect(base + Int64(tt.times[Int(tt.routeTimeOffsets[r]) + pos * nt + j]) == time)
+            #expect(base + Int64(tt.departure(route: r, position: pos, run: j)) == time)
         }
     }
 }

@@ -244,11 +244,11 @@ struct RealtimeRulesTests {
 
     @Test func theStaticTimetableIsNotChanged() throws {
         let network = try lineABCD().network()
-        let before = (network.timetable.times, network.timetable.routeArrivalOffsets, network.timetable.routeCount, network.timetable.tripCount)
+        let before = (network.timetable.runTimes, network.timetable.profiles, network.timetable.routeCount, network.timetable.tripCount)
         let state = RealtimeState.build(network: network, messages: ["test": Message(timestamp: utc("0:00"), tripUpdates: [
             update("T1", [at("B", delay: 300)]), update("T2", relationship: .canceled)])])
         #expect(state.timetable !== network.timetable)
-        #expect(network.timetable.times == before.0 && network.timetable.routeArrivalOffsets == before.1)
+        #expect(network.timetable.runTimes == before.0 && network.timetable.profiles == before.1)
         #expect(network.timetable.routeCount == before.2 && network.timetable.tripCount == before.3)
         #expect(network.timetable.routeRemovedOffsets.isEmpty)
         #expect(state.timetable.routeCount == before.2 + 1 && state.timetable.tripCount == before.3 + 1)

@@ -92,9 +92,9 @@ struct RealtimeCase {
             while Int(tt.routeTripOffsets[r + 1]) <= t { r += 1 }
             if tt.routeRemoved(r, day: day) { continue }
             let nt = Int(tt.routeTripOffsets[r + 1] - tt.routeTripOffsets[r]), j = t - Int(tt.routeTripOffsets[r])
-            let times = Int(tt.routeTimeOffsets[r]), start = Int(tt.routeStopOffsets[r])
+            let start = Int(tt.routeStopOffsets[r])
             return (0..<(Int(tt.routeStopOffsets[r + 1]) - start)).map { p in
-                let a = tt.times[times + tt.arrivalShift(r) + p * nt + j], d = tt.times[times + p * nt + j]
+                let a = tt.arrival(route: r, position: p, run: j), d = tt.departure(route: r, position: p, run: j)
                 let stop = network.snapshot.stops[tt.routeStops[start + p].index].stopId
                 if !tt.runStops(j, ofRoute: r, at: p) || !tt.routeCanBoard[start + p] && !tt.routeCanAlight[start + p] { return "\(stop) -" }
                 return a == d ? "\(stop) \(clock(a))" : "\(stop) \(clock(a))/\(clock(d))"

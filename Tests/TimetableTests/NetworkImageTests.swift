@@ -57,7 +57,8 @@ struct NetworkImageTests {
         #expect(read.snapshot.stops == built.snapshot.stops && read.snapshot.trips == built.snapshot.trips)
         #expect(read.snapshot.routes == built.snapshot.routes && read.snapshot.services == built.snapshot.services)
         #expect(read.snapshot.agencies == built.snapshot.agencies && read.snapshot.feedInfo == built.snapshot.feedInfo)
-        #expect(read.timetable.times == built.timetable.times && read.timetable.routeArrivalOffsets == built.timetable.routeArrivalOffsets && read.timetable.footIn == built.timetable.footIn)
+        #expect(read.timetable.runTimes == built.timetable.runTimes && read.timetable.profiles == built.timetable.profiles
+                && read.timetable.routeArrivalShift == built.timetable.routeArrivalShift && read.timetable.footIn == built.timetable.footIn)
         #expect(read.timetable.routeMinArrival == built.timetable.routeMinArrival)
         #expect(read.warnings == built.warnings)
         Self.expectSameRebuilt(built, read)

@@ -123,13 +123,14 @@ private func tripIds(_ tt: Timetable, _ snapshot: FeedSnapshot, route r: Int) ->
         #expect(tt.routeStopOffsets == [0, 3, 6])
         #expect(tt.routeStops.map(\.raw) == [0, 1, 2, 0, 1, 2])
         #expect(tt.routeTripOffsets == [0, 2, 3])
-        #expect(tt.routeTimeOffsets == [0, 6, 9])
+        #expect(tt.stopEventCount == 9)
         #expect(tripIds(tt, f.snapshot, route: 0) == ["T1", "T3"])
         #expect(tripIds(tt, f.snapshot, route: 1) == ["T2"])
         #expect(tt.stopEventTimes(arrivals: false) == ["8:00", "8:20", "8:10", "8:30", "8:30", "8:40", "8:05", "8:12", "8:20"].map(hms))
         #expect(tt.stopEventTimes(arrivals: true) == tt.stopEventTimes(arrivals: false))
-        // Arrivals equal to departures are not stored again.
-        #expect(tt.times.count == tt.stopEventCount && tt.routeArrivalOffsets == Array(tt.routeTimeOffsets.dropLast()))
+        // Arrivals equal to departures are not stored again; the three runs take different
+        // times between stops: a row each.
+        #expect(tt.routeArrivalShift.allSatisfy { $0 == 0 } && tt.profiles.count == 9)
         #expect(tt.routeSourceRoute.map(\.raw) == [0, 0])
         #expect(tt.routeService.map(\.raw) == [0, 0])
         #expect(tt.tripSource.map(\.raw) == [0, 2, 1])
@@ -234,8 +235,10 @@ private func tripIds(_ tt: Timetable, _ snapshot: FeedSnapshot, route r: Int) ->
             ["7:14", "7:24", "7:25", "7:34", "7:49"].map(hms),
             ["7:22", "7:32", "7:35", "7:42", "7:57"].map(hms),
         ])
-        // Arrivals that differ from the departures: a block of their own after them.
-        #expect(tt.routeArrivalOffsets == [Int32(tt.stopEventCount)] && tt.times.count == 2 * tt.stopEventCount)
+        // Arrivals that differ from the departures: after them in each row; the frequency
+        // runs share F's row, N has one of its own.
+        #expect(tt.routeArrivalShift == [3] && tt.profiles.count == 2 * 6)
+        #expect(Set(tt.runTimes.map(\.row)).count == 2)
         #expect(times(tt, route: 0, arrivals: true) == [
             ["7:02", "7:12", "7:15", "7:22", "7:37"].map(hms),
             ["7:12", "7:22", "7:25", "7:32", "7:47"].map(hms),
