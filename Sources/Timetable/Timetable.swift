@@ -51,7 +51,7 @@ public final class Timetable: Sendable {
     // a route that take the same times between its stops share one row: all runs of
     // 63% of the shared feeds' stop events (mexico-city's frequencies, most rail lines)
     // and a few rows per route elsewhere (peak and off-peak running times); 5.8 M stop
-    // events of all shared feeds in 4.5 MB instead of 46 MB as a matrix of departures and
+    // events of all shared feeds in 4.4 MB instead of 46 MB as a matrix of departures and
     // arrivals.
     public let runTimes: [RunTimes]
     public let profiles: [Int32]
