@@ -1,0 +1,65 @@
+import FeedNetwork
+import GTFS
+@testable import Raptor
+import Testing
+import Timetable
+import TransitModel
+import TransitTesting
+
+/// `DayRoutes`' hop bounds (the shortest ride of each hop, hour by hour, that
+/// `RaptorRouter.lowerBounds` prunes with), checked against a count made here run by run
+/// over every stop event of the days: the table skips the runs of routes that keep one
+/// pace, so it must come out the same as looking at each of them.
+@Suite struct DayRoutesTests {
+    @Test("hop hours = each run's ride, hour by hour", arguments: [
+        ("bart-2018", true), ("caltrain", false), ("sacramento-sacrt-2024", false), ("wmata-rail-2026", false),
+    ])
+    func hopHours(_ feed: String, bundled: Bool) throws {
+        let path = bundled ? try FeedFixtures.bundledFeed(feed) : try FeedFixtures.sharedFeed(feed)
+        let (snapshot, _) = try SnapshotSink.load(path: path, feedId: feed)
+        let tt = try TimetableBuilder.build(snapshot).timetable
+        // The feed's busiest day with the days around it, as a query asks for them.
+        let busiest = (1..<(tt.dayCount - 1)).max { a, b in
+            (0..<tt.routeCount).filter { tt.serviceRuns(tt.routeService[$0], day: a) }.count
+                < (0..<tt.routeCount).filter { tt.serviceRuns(tt.routeService[$0], day: b) }.count
+        }!
+        let days = [busiest - 1, busiest, busiest + 1]
+        let running = DayRoutes(timetable: tt, days: days)
+        // (hop, hour) -> the shortest ride, from every run of every entry on its days.
+        var expected: [[Int32: UInt16]] = Array(repeating: [:], count: running.predecessor.count)
+        var onePace = 0, runs = 0
+        for s in 0..<tt.stopCount {
+            let hops = Int(running.predecessorOffsets[s])..<Int(running.predecessorOffsets[s + 1])
+            for i in Int(running.stopOffsets[s])..<Int(running.stopOffsets[s + 1]) where running.position[i].raw > 0 {
+                let r = running.route[i].index, pos = running.position[i].index
+                let before = tt.routeStops[Int(tt.routeStopOffsets[r]) + pos - 1]
+                let h = try #require(hops.first { running.predecessor[$0] == before })
+                let trips = Int(tt.routeTripOffsets[r])..<Int(tt.routeTripOffsets[r + 1])
+                if Set(trips.map { tt.runTimes[$0].row }).count == 1 { onePace += 1 }
+                for (k, day) in days.enumerated() where running.dayMasks[i] & (1 << UInt8(k)) != 0 {
+                    let base = tt.dayBase[Int(tt.routeTimeZone[r]) * tt.dayCount + day] - running.origin
+                    for j in 0..<trips.count {
+                        runs += 1
+                        let leave = tt.departure(route: r, position: pos - 1, run: j)
+                        let hour = Int32((base + Int64(leave)) / 3600)
+                        let ride = UInt16(max(0, min(tt.arrival(route: r, position: pos, run: j) - leave, Int32(DayRoutes.noRide) - 1)))
+                        expected[h][hour] = min(expected[h][hour] ?? DayRoutes.noRide, ride)
+                    }
+                }
+            }
+        }
+        #expect(runs > 1000 && onePace > 0, "\(feed): a busy day with routes of one pace")
+        for h in 0..<expected.count {
+            let first = running.hopFirstHour[h], offset = Int(running.hopHourOffsets[h])
+            let count = Int(running.hopHourOffsets[h + 1]) - offset
+            var got: [Int32: UInt16] = [:]
+            for b in 0..<count where running.hopHourSeconds[offset + b] != DayRoutes.noRide {
+                got[first + Int32(b)] = running.hopHourSeconds[offset + b]
+            }
+            #expect(got == expected[h], "\(feed): hop \(h)")
+            if let lo = expected[h].keys.min(), let hi = expected[h].keys.max() {
+                #expect(first == lo && count == Int(hi - lo) + 1, "\(feed): hop \(h)'s hours")
+            }
+        }
+    }
+}
