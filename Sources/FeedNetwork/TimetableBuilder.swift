@@ -292,8 +292,9 @@ public enum TimetableBuilder {
             (footStreet, footStreetStepFree) = streetFootpaths(graph, snaps, stepFreeSnaps, footOffsets, footTarget, limit: limit)
         }
 
-        // Arrivals stored only where they differ from departures (and the full arrays freed
-        // before the timetable is made).
+        // Each run as its first departure and a row of times shared with the runs of its route
+        // that keep the same pace (`Timetable.packTimes`); the matrices freed before the
+        // timetable is made.
         let packed = Timetable.packTimes(routeStopOffsets: routeStopOffsets, routeTripOffsets: routeTripOffsets,
                                          routeTimeOffsets: routeTimeOffsets, departures: departures, arrivals: arrivals)
         departures = []; arrivals = []

@@ -76,7 +76,7 @@ public final class TripMatcher: Sendable {
     /// A trip's time at a route position (UTC seconds): its departure, or its arrival.
     static func time(_ tt: Timetable, route r: RouteIndex, trip t: TripIndex, day: Int, at p: RoutePosition, departure: Bool) -> Int64 {
         let ri = r.index
-        let nt = Int(tt.routeTripOffsets[ri + 1] - tt.routeTripOffsets[ri]), k = t.index - Int(tt.routeTripOffsets[ri])
+        let k = t.index - Int(tt.routeTripOffsets[ri])
         let base = tt.dayBase[Int(tt.routeTimeZone[ri]) * tt.dayCount + day]
         return base + Int64(departure ? tt.departure(route: ri, position: p.index, run: k) : tt.arrival(route: ri, position: p.index, run: k))
     }

@@ -173,7 +173,6 @@ extension JourneyPlanner {
             case .ride(let route, let trip, let day, let fromPos, let toPos, let dep, let arr):
                 let r = route.index
                 let stopsStart = Int(tt.routeStopOffsets[r])
-                let nt = Int(tt.routeTripOffsets[r + 1] - tt.routeTripOffsets[r])
                 let j = Int(trip.raw - tt.routeTripOffsets[r])
                 let base = tt.dayBase[Int(tt.routeTimeZone[r]) * tt.dayCount + day]
                 var stops: [Coordinate] = []

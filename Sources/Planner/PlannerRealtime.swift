@@ -77,10 +77,10 @@ final class RealtimeRouting: Sendable {
             let staticTrip = state.staticTrip(of: trip), staticRoute = state.staticRoute(of: route)
             if let u = state.update(ofStaticTrip: staticTrip, day: day) {
                 let r = staticRoute.index
-                let nt = Int(st.routeTripOffsets[r + 1] - st.routeTripOffsets[r]), k = staticTrip.index - Int(st.routeTripOffsets[r])
+                let k = staticTrip.index - Int(st.routeTripOffsets[r])
                 let base = st.dayBase[Int(st.routeTimeZone[r]) * st.dayCount + day]
                 let rr = route.index
-                let nt2 = Int(tt.routeTripOffsets[rr + 1] - tt.routeTripOffsets[rr]), k2 = trip.index - Int(tt.routeTripOffsets[rr])
+                let k2 = trip.index - Int(tt.routeTripOffsets[rr])
                 var passedA: [Int64] = [], passedD: [Int64] = []
                 if to.index > from.index + 1 {
                     for p in (from.index + 1)..<to.index {

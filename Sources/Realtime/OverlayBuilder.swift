@@ -169,7 +169,7 @@ struct OverlayBuilder {
         }
         // The trip's scheduled times (seconds from its day's base), by route position.
         let stopsStart = Int(tt.routeStopOffsets[r]), length = Int(tt.routeStopOffsets[r + 1]) - stopsStart
-        let nt = Int(tt.routeTripOffsets[r + 1] - tt.routeTripOffsets[r]), j = t - Int(tt.routeTripOffsets[r])
+        let j = t - Int(tt.routeTripOffsets[r])
         let base = tt.dayBase[Int(tt.routeTimeZone[r]) * tt.dayCount + day]
         var arr = [Int32](repeating: 0, count: length), dep = [Int32](repeating: 0, count: length)
         for p in 0..<length { arr[p] = tt.arrival(route: r, position: p, run: j); dep[p] = tt.departure(route: r, position: p, run: j) }

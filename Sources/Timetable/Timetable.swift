@@ -403,13 +403,11 @@ public final class Timetable: Sendable {
     /// The departure and arrival of run `j` (within route `r`) at `position`, seconds from its day's base.
     @inlinable
     public func departure(route r: Int, position: Int, run j: Int) -> Int32 {
-        let x = runTimes[Int(routeTripOffsets[r]) &+ j]
-        return x.start &+ profiles[Int(x.row) &+ position]
+        runTime(Int(routeTripOffsets[r]) &+ j, position)
     }
     @inlinable
     public func arrival(route r: Int, position: Int, run j: Int) -> Int32 {
-        let x = runTimes[Int(routeTripOffsets[r]) &+ j]
-        return x.start &+ profiles[Int(x.row) &+ Int(routeArrivalShift[r]) &+ position]
+        runTime(Int(routeTripOffsets[r]) &+ j, Int(routeArrivalShift[r]) &+ position)
     }
 
     /// Footpath -> its origin stop (made when asked: the searches read the incoming
