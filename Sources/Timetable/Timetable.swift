@@ -318,31 +318,6 @@ public final class Timetable: Sendable {
         }
     }
 
-    /// Lays out routes' times as a timetable keeps them: `departures` as they are (so
-    /// `routeTimeOffsets`, with one entry more than there are routes, stay as they are),
-    /// then the arrivals of each route whose arrivals differ from its departures.
-    public static func packTimes(routeTimeOffsets: [Int32], departures: [Int32], arrivals: [Int32])
-        -> (times: [Int32], arrivalOffsets: [Int32]) {
-        precondition(departures.count == arrivals.count, "one arrival per departure")
-        let routes = routeTimeOffsets.count - 1
-        var offsets = [Int32](repeating: 0, count: max(0, routes))
-        var extra = 0
-        for r in 0..<max(0, routes) {
-            let a = Int(routeTimeOffsets[r]), b = Int(routeTimeOffsets[r + 1])
-            if departures[a..<b] != arrivals[a..<b] { extra += b - a }
-        }
-        var times = [Int32]()
-        times.reserveCapacity(departures.count + extra)
-        times.append(contentsOf: departures)
-        for r in 0..<max(0, routes) {
-            let a = Int(routeTimeOffsets[r]), b = Int(routeTimeOffsets[r + 1])
-            if departures[a..<b] == arrivals[a..<b] { offsets[r] = Int32(a); continue }
-            offsets[r] = Int32(times.count)
-            times.append(contentsOf: arrivals[a..<b])
-        }
-        return (times, offsets)
-    }
-
     /// Every stop event's departure (or arrival), route by route, position by position,
     /// run by run: the matrix a timetable would keep without `packTimes` (for tests and
     /// checks; the router reads `runTimes` and `profiles`).

@@ -426,8 +426,7 @@ struct BenchCommand: ParsableCommand {
                 let nt = Int(tt.routeTripOffsets[r + 1] - tt.routeTripOffsets[r]), base = Int(tt.routeTripOffsets[r])
                 let stops = Int(tt.routeStopOffsets[r + 1] - tt.routeStopOffsets[r]), shift = Int(tt.routeArrivalShift[r])
                 for j in 0..<nt where tt.serviceRuns(tt.tripService[base + j], day: day) {
-                    let x = tt.runTimes[base + j], row = Int(x.row)
-                    for pos in 0..<stops { sink &+= Int64(x.start &+ tt.profiles[row + pos]) &+ Int64(x.start &+ tt.profiles[row + shift + pos]) }
+                    for pos in 0..<stops { sink &+= Int64(tt.runTime(base + j, pos)) &+ Int64(tt.runTime(base + j, shift + pos)) }
                 }
             }
             times.append(Double(DispatchTime.now().uptimeNanoseconds - t) / 1e9)
