@@ -67,15 +67,13 @@ public struct RaptorRouter: Sendable {
 
     /// The model's answer (`route` without a window).
     private func modelSearch(_ request: RaptorRequest, _ t: Tables) -> [RaptorJourney] {
+        // No pruning with lower bounds to the destination (as a range search has): one
+        // search is over once the destination is reached with each number of rides, and
+        // making the bounds cost more than they saved. Without them, depart-at p50 on
+        // bydgoszcz-2020 0.31 -> 0.29 ms, porto-alegre-eptc-2019 1.36 -> 0.93, mexico-city-2018
+        // 1.75 -> 1.22 (`Scripts/bench-ab.sh`, 2026-11-27). (Nor for the searches of a
+        // journey's other end, with bounds from its two ends' hours: tried, 0.28 -> 0.38 ms.)
         var search = Search(timetable, request, t.running, t.footpaths, scratch, forward: !request.arriveBy, maxRides: request.parameters.maxTransfers + 1)
-        if !request.arriveBy {
-            // Target pruning with the lower bounds of runs boarding within the hours after
-            // the request's time (as a range search does; valid while the destination's
-            // best is before their end).
-            let horizon = request.time + RaptorRouter.boundsHorizon
-            search.toTarget = lowerBounds(request, t, boarding: request.time..<horizon); search.pruneToTarget = true
-            search.boundsEnd = horizon
-        }
         let found = search.run()
         return found.map { journey in
             // The other end: the best departure (or arrival) among journeys with this
@@ -313,9 +311,9 @@ struct Search {
     let routeAllowed: [Bool], tripAllowed: [Bool], stopAllowed: [Bool]
     let running: DayRoutes
     let footpaths: FootpathCosts
-    /// Stop -> lower bound of the seconds to the destination (`RaptorRouter.lowerBounds`),
-    /// or empty: labels that cannot beat the destination's best are dropped.
-    var toTarget: [Int64] = []
+    /// Lower bounds of the seconds from each stop to the destination (`RaptorRouter.lowerBounds`),
+    /// when `pruneToTarget`: labels that cannot beat the destination's best are dropped.
+    var toTarget = TargetBounds.none
     var pruneToTarget = false
     /// Whether any run of the timetable skips a stop (`Timetable.tripStopSkipped`).
     let hasSkips: Bool
@@ -516,6 +514,9 @@ struct Search {
             // so it must beat the best with one more ride (and after the last round it is of
             // no use): the same bound its changes would get, applied before they are made.
             let changeBound = k < maxRides ? min(bound, targetBest[k + 1]) : Int64.min
+            // The lower bounds this round prunes with are those below `bound - start` (every
+            // label is at or after `start`): settled now, as far as that.
+            if pruneToTarget && bound <= boundsEnd { toTarget.settle(below: bound - start) }
             // Routes through stops improved in the previous round, from their first such stop
             // (round 1 of a range's departure: `firstRoutes`, collected above).
             if k > 1 || firstRoutes == nil { routeList.removeAll(keepingCapacity: true) }
@@ -565,6 +566,7 @@ struct Search {
             }
             // Changes: at the stop itself, or along one footpath.
             let nextBound = min(targetBest[k], targetBest[min(k + 1, maxRides)])
+            if pruneToTarget && nextBound <= boundsEnd { toTarget.settle(below: nextBound - start) }
             for stop in improvedList {
                 let s = stop.index
                 improved[s] = false
@@ -605,7 +607,7 @@ struct Search {
     private mutating func relax(_ s: Int, _ v: Int64, round k: Int, from: StopIndex, foot: Int32, bestTarget: Int64) {
         // Pruned when no better than with fewer rides, or than the destination already is.
         let i = at(k, s)
-        guard v < readyAtMost[i], v < bestTarget, !pruneToTarget || bestTarget > boundsEnd || v + toTarget[s] < bestTarget else { return }
+        guard v < readyAtMost[i], v < bestTarget, !pruneToTarget || bestTarget > boundsEnd || v + toTarget.at(s) < bestTarget else { return }
         touch(s)
         ready[i] = v
         Search.lower(readyAtMost, i, v, end: at(rounds, s))
@@ -643,7 +645,7 @@ struct Search {
                     let v = forward ? base + Int64(tt.runTime(tripBase + run, arrivalShift + pos)) : -(base + Int64(tt.runTime(tripBase + run, pos)))
                     let i = at(k, stop)
                     let limit = isTarget[stop] ? bestTarget : changeBound
-                    if v < arrivedAtMost[i] && v < limit && (!pruneToTarget || limit > boundsEnd || v + toTarget[stop] < limit) {
+                    if v < arrivedAtMost[i] && v < limit && (!pruneToTarget || limit > boundsEnd || v + toTarget.at(stop) < limit) {
                         touch(stop)
                         arrived[i] = v
                         Search.lower(arrivedAtMost, i, v, end: at(rounds, stop))
@@ -799,39 +801,8 @@ extension RaptorRouter {
     /// minutes shorter; on bydgoszcz-2020 with a message of 10,000 updates the mean bound
     /// fell 9% and range searches took 1.26x as long as without the message; 1.19x with
     /// these, which also took the static range p50 from 0.66 to 0.56 ms.)
-    func lowerBounds(_ request: RaptorRequest, _ t: Tables, boarding: Range<Int64>) -> [Int64] {
-        let tt = timetable, footpaths = t.footpaths
-        var bound = [Int64](repeating: Search.infinity, count: tt.stopCount)
-        var heap = MinHeap()
-        for w in request.egress where w.seconds < bound[w.stop.index] {
-            bound[w.stop.index] = w.seconds
-            heap.push(w.seconds, w.stop)
-        }
-        let running = t.running
-        // The hours of `boarding` (after `running.origin`).
-        let firstHour = Int32(clamping: (boarding.lowerBound - running.origin) / 3600)
-        let lastHour = Int32(clamping: (boarding.upperBound - 1 - running.origin) / 3600)
-        while let (d, stop) = heap.pop() {
-            let x = stop.index
-            guard d == bound[x] else { continue }
-            for i in Int(running.predecessorOffsets[x])..<Int(running.predecessorOffsets[x + 1]) {
-                // The shortest ride of the hop's runs that leave in those hours; none: it
-                // does not take a journey there.
-                let first = running.hopFirstHour[i], offset = Int(running.hopHourOffsets[i])
-                let count = Int32(Int(running.hopHourOffsets[i + 1]) - offset)
-                var seconds = DayRoutes.noRide
-                var b = max(firstHour, first)
-                while b <= lastHour && b < first + count { seconds = min(seconds, running.hopHourSeconds[offset + Int(b - first)]); b += 1 }
-                guard seconds != DayRoutes.noRide else { continue }
-                let y = running.predecessor[i], v = d + Int64(seconds)
-                if v < bound[y.index] { bound[y.index] = v; heap.push(v, y) }
-            }
-            for i in Int(footpaths.inOffsets[x])..<Int(footpaths.inOffsets[x + 1]) {
-                let y = footpaths.inSource[i], v = d + Int64(footpaths.inChange[i])
-                if v < bound[y.index] { bound[y.index] = v; heap.push(v, y) }
-            }
-        }
-        return bound
+    func lowerBounds(_ request: RaptorRequest, _ t: Tables, boarding: Range<Int64>) -> TargetBounds {
+        TargetBounds(request.egress, t.running, t.footpaths, stopCount: timetable.stopCount, boarding: boarding)
     }
 
     /// How long after a range's window `lowerBounds` counts runs (a destination's best later
@@ -839,11 +810,92 @@ extension RaptorRouter {
     static let boundsHorizon: Int64 = 3 * 3600
 }
 
+/// Stop -> a lower bound of the seconds to the destination (`RaptorRouter.lowerBounds`),
+/// found by a Dijkstra search that goes only as far as the search pruning with it needs
+/// (`settle`): a label at value v is pruned when v + bound >= the destination's best, so
+/// only bounds below (best - the search's start) can keep one. A stop not yet settled is
+/// at least `frontier` away (the smallest value still queued), which is then its bound:
+/// a label pruned with the whole table is pruned with this one, and no other, so the
+/// search keeps exactly the same labels. (Measured against the whole table made first:
+/// range searches on bydgoszcz-2020, porto-alegre-eptc-2019 and mexico-city-2018 the
+/// same within 2%, as most stops of a city lie within a journey's time of its other end
+/// by these optimistic rides; a search in a large region no longer pays for the stops
+/// far beyond its destination.)
+struct TargetBounds {
+    /// Stop -> the Dijkstra's distance so far (final once settled, at or below `frontier`).
+    private var distance: [Int64]
+    private var heap = MinHeap()
+    /// Every stop not settled is at least this far (`Search.infinity` once all are settled).
+    private(set) var frontier: Int64
+    private let running: DayRoutes?
+    private let footpaths: FootpathCosts?
+    private let firstHour: Int32, lastHour: Int32
+
+    /// No bounds (a search that does not prune with them).
+    static let none = TargetBounds()
+    private init() {
+        distance = []; frontier = Search.infinity; running = nil; footpaths = nil; firstHour = 0; lastHour = -1
+    }
+
+    init(_ egress: [StopWalk], _ running: DayRoutes, _ footpaths: FootpathCosts, stopCount: Int, boarding: Range<Int64>) {
+        self.running = running; self.footpaths = footpaths
+        distance = [Int64](repeating: Search.infinity, count: stopCount)
+        for w in egress where w.seconds < distance[w.stop.index] {
+            distance[w.stop.index] = w.seconds
+            heap.push(w.seconds, w.stop)
+        }
+        // The hours of `boarding` (after `running.origin`).
+        firstHour = Int32(clamping: (boarding.lowerBound - running.origin) / 3600)
+        lastHour = Int32(clamping: (boarding.upperBound - 1 - running.origin) / 3600)
+        frontier = heap.min ?? Search.infinity
+    }
+
+    /// The bound of stop `s`.
+    @inline(__always) func at(_ s: Int) -> Int64 { Swift.min(distance[s], frontier) }
+
+    /// Settles every stop closer than `limit`.
+    mutating func settle(below limit: Int64) {
+        guard frontier < limit, let running, let footpaths else { return }
+        while let next = heap.min, next < limit {
+            let (d, stop) = heap.pop()!
+            let x = stop.index
+            guard d == distance[x] else { continue }
+            for i in Int(running.predecessorOffsets[x])..<Int(running.predecessorOffsets[x + 1]) {
+                // The shortest ride of the hop's runs that leave in those hours; none: it
+                // does not take a journey there.
+                let first = running.hopFirstHour[i], offset = Int(running.hopHourOffsets[i])
+                let count = Int32(Int(running.hopHourOffsets[i + 1]) - offset)
+                var seconds = DayRoutes.noRide
+                var b = Swift.max(firstHour, first)
+                while b <= lastHour && b < first + count { seconds = Swift.min(seconds, running.hopHourSeconds[offset + Int(b - first)]); b += 1 }
+                guard seconds != DayRoutes.noRide else { continue }
+                let y = running.predecessor[i], v = d + Int64(seconds)
+                if v < distance[y.index] { distance[y.index] = v; heap.push(v, y) }
+            }
+            for i in Int(footpaths.inOffsets[x])..<Int(footpaths.inOffsets[x + 1]) {
+                let y = footpaths.inSource[i], v = d + Int64(footpaths.inChange[i])
+                if v < distance[y.index] { distance[y.index] = v; heap.push(v, y) }
+            }
+        }
+        frontier = heap.min ?? Search.infinity
+    }
+
+    /// Every stop's bound, all settled (for tests).
+    func all() -> [Int64] {
+        var b = self
+        b.settle(below: Search.infinity)
+        return (0..<distance.count).map { b.at($0) }
+    }
+}
+
 /// A binary min-heap of (value, stop), for `lowerBounds`: each entry packed into one
 /// UInt64 (value in the high 32 bits), so that a comparison is one integer compare and a
 /// move one word.
 struct MinHeap {
     private var items: [UInt64] = []
+
+    /// The smallest value queued.
+    var min: Int64? { items.first.map { Int64($0 >> 32) } }
 
     mutating func push(_ value: Int64, _ stop: StopIndex) {
         precondition(value >= 0 && value < 1 << 32 && stop.raw >= 0)

@@ -45,6 +45,33 @@ import TransitModel
         }
     }
 
+    /// The token's own base64 (URL-safe, unpadded) against Foundation's, on every length
+    /// from 0 to 64 bytes of random values, and read back; any other spelling of the same
+    /// bytes (unused bits set in the last character, padding, a length no byte count
+    /// gives, the standard alphabet's `+` `/`) refused.
+    @Test func base64URLIsFoundationsWithTheURLAlphabet() {
+        var g = SystemRandomNumberGenerator()
+        for length in 0...64 {
+            for _ in 0..<20 {
+                let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &g) }
+                let expected = Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                    .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+                let text = TripTokens.base64URL(bytes)
+                #expect(text == expected)
+                #expect(TripTokens.fromBase64URL(text) == bytes)
+                if length % 3 != 0 {
+                    // The last character with one unused bit set: same bytes, another spelling.
+                    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+                    var chars = Array(text.utf8)
+                    chars[chars.count - 1] = alphabet[alphabet.firstIndex(of: chars.last!)! ^ 1]
+                    #expect(TripTokens.fromBase64URL(String(decoding: chars, as: UTF8.self)) == nil)
+                    #expect(TripTokens.fromBase64URL(text + "=") == nil)
+                }
+            }
+        }
+        for bad in ["A", "AAAAA", "ab+c", "ab/c", "ab c", "é"] { #expect(TripTokens.fromBase64URL(bad) == nil, "\(bad)") }
+    }
+
     @Test func anotherKeysTokenIsRefused() {
         let other = TripTokens(secret: TripTokens.randomSecret())
         #expect(throws: TripTokenError.invalid) { try other.trip(tokens.token(trip), now: 1_565_199_000) }

@@ -1,0 +1,61 @@
+import GTFS
+@testable import Raptor
+import Testing
+import Timetable
+import TransitModel
+import TransitTesting
+import FeedNetwork
+
+/// The lower bounds a range search prunes with (`TargetBounds`), settled only as far as the
+/// search needs, on random stop-to-stop queries over a real feed.
+@Suite struct TargetBoundsTests {
+    /// A feed's timetable and its busiest day (days since `firstDay`).
+    static func load(_ feed: String, bundled: Bool) throws -> (Timetable, Int) {
+        let path = bundled ? try FeedFixtures.bundledFeed(feed) : try FeedFixtures.sharedFeed(feed)
+        let (snapshot, _) = try SnapshotSink.load(path: path, feedId: feed)
+        let tt = try TimetableBuilder.build(snapshot).timetable
+        let busiest = (1..<(tt.dayCount - 1)).max { a, b in
+            (0..<tt.routeCount).filter { tt.serviceRuns(tt.routeService[$0], day: a) }.count
+                < (0..<tt.routeCount).filter { tt.serviceRuns(tt.routeService[$0], day: b) }.count
+        }!
+        return (tt, busiest)
+    }
+
+    /// Seeded random stop-to-stop requests between 06:00 and 20:00 of `day` (UTC-based day
+    /// start of the feed's first zone).
+    static func requests(_ tt: Timetable, day: Int, count: Int, arriveBy: Bool, seed: UInt64) throws -> [RaptorRequest] {
+        var g = SeededRandom(seed: seed)
+        return try (0..<count).map { _ in
+            let a = Int.random(in: 0..<tt.stopCount, using: &g), b = Int.random(in: 0..<tt.stopCount, using: &g)
+            let time = tt.dayBase[day] + Int64.random(in: 6 * 3600...20 * 3600, using: &g)
+            return try RaptorRequest(arriveBy: arriveBy, time: time, access: [StopWalk(stop: StopIndex(a), seconds: 0, meters: 0)],
+                                     egress: [StopWalk(stop: StopIndex(b), seconds: 0, meters: 0)], days: [day - 1, day, day + 1],
+                                     parameters: RoutingParameters(), timetable: tt)
+        }
+    }
+
+    /// A range search settles the bounds only below (the destination's best - its start):
+    /// every stop closer than that has its exact bound, every other one a bound no higher
+    /// than its own and at least that far, so the search prunes exactly the labels the
+    /// whole table would prune.
+    @Test("bounds settled part of the way bound what the whole table does")
+    func partlySettled() throws {
+        let (tt, day) = try Self.load("bydgoszcz-2020", bundled: false)
+        let router = RaptorRouter(timetable: tt)
+        for request in try Self.requests(tt, day: day, count: 40, arriveBy: false, seed: 3) {
+            let t = router.tables(request)
+            let boarding = request.time..<(request.time + 3 * 3600)
+            let make = { router.lowerBounds(request, t, boarding: boarding) }
+            let whole = make().all()
+            for radius: Int64 in [0, 600, 1800, 3600] {
+                var part = make()
+                part.settle(below: radius)
+                for s in 0..<tt.stopCount {
+                    // Never above the true bound, and exact below the radius.
+                    #expect(part.at(s) <= whole[s])
+                    if whole[s] < radius { #expect(part.at(s) == whole[s]) } else { #expect(part.at(s) >= radius || part.at(s) == whole[s]) }
+                }
+            }
+        }
+    }
+}
