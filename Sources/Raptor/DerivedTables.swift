@@ -48,10 +48,16 @@ public final class DayRoutes: Sendable {
     public let hopFirstHour: [Int32], hopHourOffsets: [Int32], hopHourSeconds: [UInt16]
     public static let noRide = UInt16.max
 
-    init(timetable tt: Timetable, days: [Int]) {
+    /// `feeds`: feed -> whether its routes are in (nil: every feed's). A request's searches
+    /// reach only the stops of the feeds its ends are in and of the feeds joined to those
+    /// by footpaths (`FeedRegions`): with every shared feed loaded, a query in one city no
+    /// longer makes the table for all of them.
+    init(timetable tt: Timetable, days: [Int], feeds: [Bool]? = nil) {
         precondition(days.count <= 8, "at most 8 days")
         var mask = [UInt8](repeating: 0, count: tt.routeCount)
         for r in 0..<tt.routeCount {
+            if let feeds, tt.routeStopOffsets[r] < tt.routeStopOffsets[r + 1],
+               !feeds[tt.stopFeed[tt.routeStops[Int(tt.routeStopOffsets[r])].index].index] { continue }
             // A realtime overlay's route-days replaced by routes of their own do not run.
             for (i, day) in days.enumerated() where tt.serviceRuns(tt.routeService[r], day: day) && !tt.routeRemoved(r, day: day) {
                 mask[r] |= 1 << UInt8(i)
@@ -199,7 +205,45 @@ public final class DayRoutes: Sendable {
     }
 }
 
-struct DayRoutesKey: Hashable, Sendable { let days: [Int] }
+/// The routes running on `days` in the feeds of `regions` (`FeedRegions`; ascending).
+struct DayRoutesKey: Hashable, Sendable { let days: [Int]; let regions: [Int32] }
+
+/// Feeds joined by footpaths, transitively: a journey never leaves the region of its
+/// origin's feeds (a ride stays in its feed, a footpath in its region), so the routes
+/// running on a request's days are made only for the regions of its ends (`DayRoutes`).
+/// With every shared feed loaded: eleven regions of twelve feeds (Porto Alegre's two
+/// feeds are one).
+struct FeedRegions: Sendable {
+    /// Feed -> its region.
+    let region: [Int32]
+
+    init(_ tt: Timetable) {
+        let feeds = Int(tt.stopFeed.map(\.raw).max() ?? -1) + 1
+        var parent = Array(0..<feeds)
+        func root(_ x: Int) -> Int { var x = x; while parent[x] != x { parent[x] = parent[parent[x]]; x = parent[x] }; return x }
+        for s in 0..<tt.stopCount {
+            let a = tt.stopFeed[s].index
+            for f in Int(tt.footOffsets[s])..<Int(tt.footOffsets[s + 1]) {
+                let b = tt.stopFeed[tt.footTarget[f].index].index
+                if a != b { let (x, y) = (root(a), root(b)); if x != y { parent[max(x, y)] = min(x, y) } }
+            }
+        }
+        region = (0..<feeds).map { Int32(root($0)) }
+    }
+
+    /// The regions of a request's ends, ascending.
+    func regions(_ request: RaptorRequest, _ tt: Timetable) -> [Int32] {
+        var out: [Int32] = []
+        for w in request.access + request.egress {
+            let g = region[tt.stopFeed[w.stop.index].index]
+            if !out.contains(g) { out.append(g) }
+        }
+        return out.sorted()
+    }
+
+    /// Feed -> whether it is in one of `regions`.
+    func feeds(in regions: [Int32]) -> [Bool] { region.map { regions.contains($0) } }
+}
 
 /// The last few tables made from one timetable for keys that many requests share (the
 /// routes running on a set of days, the footpaths' change times under a set of walking
@@ -214,9 +258,9 @@ public final class DerivedTables: Sendable {
     private struct Entry: @unchecked Sendable { let key: AnyHashable, value: any Sendable }
     private let entries = Mutex<[Entry]>([])
     /// Entries kept, of all kinds together (the least recently used goes first).
-    public static let capacity = 8
+    public let capacity: Int
 
-    public init() {}
+    public init(capacity: Int = 8) { self.capacity = capacity }
 
     /// Takes `other`'s entries, most recently used first, each as `remake` makes it for this
     /// table's timetable (nil: left out): a new router starts with the tables that requests
@@ -226,7 +270,7 @@ public final class DerivedTables: Sendable {
         let made = taken.compactMap { e in remake(e.key, e.value).map { Entry(key: e.key, value: $0) } }
         entries.withLock { list in
             for e in made where !list.contains(where: { $0.key == e.key }) { list.append(e) }
-            if list.count > Self.capacity { list.removeLast(list.count - Self.capacity) }
+            if list.count > capacity { list.removeLast(list.count - capacity) }
         }
     }
 
@@ -244,7 +288,7 @@ public final class DerivedTables: Sendable {
         entries.withLock { list in
             if !list.contains(where: { $0.key == k }) {
                 list.insert(Entry(key: k, value: made), at: 0)
-                if list.count > Self.capacity { list.removeLast() }
+                if list.count > capacity { list.removeLast() }
             }
         }
         return made

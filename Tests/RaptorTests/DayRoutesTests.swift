@@ -1,4 +1,5 @@
 import FeedNetwork
+import Foundation
 import GTFS
 @testable import Raptor
 import Testing
@@ -61,5 +62,42 @@ import TransitTesting
                 #expect(first == lo && count == Int(hi - lo) + 1, "\(feed): hop \(h)'s hours")
             }
         }
+    }
+
+    /// Feeds joined by footpaths are one region (BART and Caltrain meet at Millbrae and
+    /// San Bruno), a feed 130 km away is another (Sacramento), and the routes running on a
+    /// request's days are made only for its ends' regions: BART's request gets BART's and
+    /// Caltrain's routes and none of Sacramento's, with the same entries at their stops as
+    /// the table of every feed.
+    @Test("regions: feeds joined by footpaths, and the tables made for them")
+    func regions() throws {
+        let feeds = [("bart-2018", try FeedFixtures.bundledFeed("bart-2018")), ("caltrain", try FeedFixtures.sharedFeed("caltrain")),
+                     ("sacramento-sacrt-2024", try FeedFixtures.sharedFeed("sacramento-sacrt-2024"))]
+        let snapshot = FeedSnapshot.merging(try feeds.map { try SnapshotSink.load(path: $0.1, feedId: $0.0).0 })
+        let tt = try TimetableBuilder.build(snapshot).timetable
+        let regions = FeedRegions(tt)
+        #expect(regions.region.count == 3)
+        #expect(regions.region[0] == regions.region[1], "BART and Caltrain are one region")
+        #expect(regions.region[2] != regions.region[0], "Sacramento is another")
+        let bay = regions.feeds(in: [regions.region[0]])
+        #expect(bay == [true, true, false])
+        // A day each region runs (BART's feed and Sacramento's are six years apart).
+        var seen = [false, false]
+        for date in [ServiceDate(year: 2018, month: 6, day: 5)!, ServiceDate(year: 2024, month: 6, day: 18)!] {
+            let d = Int(date.daysSinceEpoch - tt.firstDay.daysSinceEpoch)
+            let all = DayRoutes(timetable: tt, days: [d - 1, d, d + 1]), some = DayRoutes(timetable: tt, days: [d - 1, d, d + 1], feeds: bay)
+            for s in 0..<tt.stopCount {
+                let mine = Int(some.stopOffsets[s])..<Int(some.stopOffsets[s + 1]), every = Int(all.stopOffsets[s])..<Int(all.stopOffsets[s + 1])
+                if bay[tt.stopFeed[s].index] {
+                    #expect(mine.map { some.route[$0] } == every.map { all.route[$0] })
+                    #expect(mine.map { some.lastDeparture[$0] } == every.map { all.lastDeparture[$0] })
+                    if !mine.isEmpty { seen[0] = true }
+                } else {
+                    #expect(mine.isEmpty)
+                    if !every.isEmpty { seen[1] = true }
+                }
+            }
+        }
+        #expect(seen == [true, true], "both regions run on one of the days")
     }
 }
