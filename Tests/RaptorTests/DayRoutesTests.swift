@@ -16,14 +16,8 @@ import TransitTesting
         ("bart-2018", true), ("caltrain", false), ("sacramento-sacrt-2024", false), ("wmata-rail-2026", false),
     ])
     func hopHours(_ feed: String, bundled: Bool) throws {
-        let path = bundled ? try FeedFixtures.bundledFeed(feed) : try FeedFixtures.sharedFeed(feed)
-        let (snapshot, _) = try SnapshotSink.load(path: path, feedId: feed)
-        let tt = try TimetableBuilder.build(snapshot).timetable
+        let (tt, busiest) = try feedTimetable(feed, bundled: bundled)
         // The feed's busiest day with the days around it, as a query asks for them.
-        let busiest = (1..<(tt.dayCount - 1)).max { a, b in
-            (0..<tt.routeCount).filter { tt.serviceRuns(tt.routeService[$0], day: a) }.count
-                < (0..<tt.routeCount).filter { tt.serviceRuns(tt.routeService[$0], day: b) }.count
-        }!
         let days = [busiest - 1, busiest, busiest + 1]
         let running = DayRoutes(timetable: tt, days: days)
         // (hop, hour) -> the shortest ride, from every run of every entry on its days.

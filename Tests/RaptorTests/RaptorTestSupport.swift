@@ -1,5 +1,6 @@
 import FeedNetwork
 import Foundation
+import GTFS
 import Geo
 import Raptor
 import Testing
@@ -124,4 +125,18 @@ func params(_ change: (inout RoutingParameters) -> Void) -> RoutingParameters {
     var p = RoutingParameters()
     change(&p)
     return p
+}
+
+/// A real feed's timetable (bundled in Data/, or from the shared data) and its busiest
+/// service day (days since `firstDay`, with a day either side), for the tests of the
+/// router's own tables.
+func feedTimetable(_ feed: String, bundled: Bool) throws -> (timetable: Timetable, busiest: Int) {
+    let path = bundled ? try FeedFixtures.bundledFeed(feed) : try FeedFixtures.sharedFeed(feed)
+    let (snapshot, _) = try SnapshotSink.load(path: path, feedId: feed)
+    let tt = try TimetableBuilder.build(snapshot).timetable
+    let busiest = (1..<(tt.dayCount - 1)).max { a, b in
+        (0..<tt.routeCount).filter { tt.serviceRuns(tt.routeService[$0], day: a) }.count
+            < (0..<tt.routeCount).filter { tt.serviceRuns(tt.routeService[$0], day: b) }.count
+    }!
+    return (tt, busiest)
 }

@@ -9,18 +9,6 @@ import FeedNetwork
 /// The lower bounds a range search prunes with (`TargetBounds`), settled only as far as the
 /// search needs, on random stop-to-stop queries over a real feed.
 @Suite struct TargetBoundsTests {
-    /// A feed's timetable and its busiest day (days since `firstDay`).
-    static func load(_ feed: String, bundled: Bool) throws -> (Timetable, Int) {
-        let path = bundled ? try FeedFixtures.bundledFeed(feed) : try FeedFixtures.sharedFeed(feed)
-        let (snapshot, _) = try SnapshotSink.load(path: path, feedId: feed)
-        let tt = try TimetableBuilder.build(snapshot).timetable
-        let busiest = (1..<(tt.dayCount - 1)).max { a, b in
-            (0..<tt.routeCount).filter { tt.serviceRuns(tt.routeService[$0], day: a) }.count
-                < (0..<tt.routeCount).filter { tt.serviceRuns(tt.routeService[$0], day: b) }.count
-        }!
-        return (tt, busiest)
-    }
-
     /// Seeded random stop-to-stop requests between 06:00 and 20:00 of `day` (UTC-based day
     /// start of the feed's first zone).
     static func requests(_ tt: Timetable, day: Int, count: Int, arriveBy: Bool, seed: UInt64) throws -> [RaptorRequest] {
@@ -40,7 +28,7 @@ import FeedNetwork
     /// whole table would prune.
     @Test("bounds settled part of the way bound what the whole table does")
     func partlySettled() throws {
-        let (tt, day) = try Self.load("bydgoszcz-2020", bundled: false)
+        let (tt, day) = try feedTimetable("bydgoszcz-2020", bundled: false)
         let router = RaptorRouter(timetable: tt)
         for request in try Self.requests(tt, day: day, count: 40, arriveBy: false, seed: 3) {
             let t = router.tables(request)
