@@ -353,7 +353,19 @@ final class CheckingSink: GTFSRowSink {
         // hashValue is seeded per process, which is fine: both loads run in one process.
         digest = h
         rows[file, default: 0] += 1
+        if file == "stop_times.txt", let trip = id("trip_id") { stopTimesOfTrip[trip, default: 0] += 1 }
         try snapshot.row(values)
+    }
+
+    /// stop_times.txt rows per trip_id, for `leaveOut`.
+    private var stopTimesOfTrip: [[UInt8]: Int] = [:]
+    func leaveOut(trips: [String]) throws {
+        if current?.fileName != "stop_times.txt" { record("leaveOut outside stop_times.txt") }
+        for t in trips {
+            guard let n = stopTimesOfTrip[Array(t.utf8)] else { record("leaveOut of trip \(t), which has no stop times"); continue }
+            rows["stop_times.txt", default: 0] -= n
+        }
+        try snapshot.leaveOut(trips: trips)
     }
 
     func endFile(_ spec: GTFSFileSpec) throws {

@@ -21,6 +21,11 @@ public final class CSVParser {
         public let line: Int
         /// True when the file ended inside a quoted field.
         public let unterminatedQuote: Bool
+        /// Bit i set when field i (< 64) was written in double quotes.
+        public let quotedFields: UInt64
+
+        /// Whether field `i` was written in double quotes (always false past field 63).
+        @inlinable public func isQuoted(_ i: Int) -> Bool { i < 64 && quotedFields & (1 << UInt64(i)) != 0 }
 
         /// The bytes of field `i`, quotes removed and doubled quotes undone; empty when
         /// `i` is past the end of the record.
@@ -196,8 +201,10 @@ public final class CSVParser {
                 break fieldLoop
             }
             guard complete else { break }  // wait for the rest of the record
+            var quoted: UInt64 = 0
             if needsUnescape {
                 for f in 0..<fieldCount where bounds[2 * f] < 0 {
+                    if f < 64 { quoted |= 1 << UInt64(f) }
                     let start = ~bounds[2 * f], stop = bounds[2 * f + 1]
                     // Undo quoting in place: the result is never longer than the source.
                     var w = start, r = start, q = false
@@ -216,7 +223,7 @@ public final class CSVParser {
             let blank = fieldCount == 1 && bounds[0] == bounds[1] && !unterminated
             if !blank {
                 try onRecord(Record(base: buf, bounds: bounds, count: fieldCount, line: line,
-                                    unterminatedQuote: unterminated))
+                                    unterminatedQuote: unterminated, quotedFields: quoted))
             }
             line += 1 + newlinesInside
             recordStart = lineEnd

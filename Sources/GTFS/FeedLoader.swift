@@ -22,6 +22,9 @@ public protocol GTFSRowSink: AnyObject {
     func beginRows(_ spec: GTFSFileSpec, columns: [Int]) throws
     /// One row; `values` has one entry per `spec.columns`, in that order.
     func row(_ values: UnsafeBufferPointer<GTFSValue>) throws
+    /// Before `endFile` of stop_times.txt, when some trips are left out (their times go
+    /// backwards): the stop times of these trips, already handed over, must not be kept.
+    func leaveOut(trips: [String]) throws
     func endFile(_ spec: GTFSFileSpec) throws
 }
 
@@ -75,9 +78,17 @@ public struct GTFSLoadSummary: Sendable {
 public final class GTFSFeedLoader {
     public let source: any GTFSFeedSource
     public let strict: Bool
+    /// The day the feed is judged on for the rules about dates (services that have ended,
+    /// a feed about to expire); nil: those rules are not run (an import's report does not
+    /// change with the day it runs). `transit validate --today`.
+    public let today: ServiceDate?
     private let onEvent: ((GTFSLoadEvent) -> Void)?
 
-    private var summary = GTFSLoadSummary()
+    private var summary: GTFSLoadSummary
+    /// The rules that need more than one row (`FeedRules`).
+    private let rules = FeedRules()
+    /// feed_info.txt's first row: its line and its dates.
+    private var feedStart: ServiceDate?
 
     // Ids of rows that were loaded, per file (dense indexes).
     private var agencies = IdTable(capacity: 16)
@@ -87,6 +98,7 @@ public final class GTFSFeedLoader {
     private var stops = IdTable(capacity: 4096)       // every stop_id in stops.txt (first pass)
     private var stopLoaded: [Bool] = []
     private var stopHasCoordinates: [Bool] = []  // by the first pass, per stop index
+    private var stopLocationType: [Int8] = []    // by the first pass, per stop index (-1: not a location type)
     private var routes = IdTable(capacity: 256)
     private var calendarServices = IdTable(capacity: 64)
     private var services = IdTable(capacity: 64)      // calendar ∪ calendar_dates
@@ -97,18 +109,32 @@ public final class GTFSFeedLoader {
     /// the common case without touching a large hash set; larger values use `compositeKeys`.
     private var tripSequenceMask: [UInt64] = []
     /// The stop_times rows of the trip being read, for `checkTimesGoForward`.
-    private var tripRun: (trip: Int32, rows: [(sequence: Int, arrival: Int?, departure: Int?, line: Int)]) = (-1, [])
+    private var tripRun: (trip: Int32, rows: [(sequence: Int, arrival: Int?, departure: Int?, line: Int, stop: Int32)]) = (-1, [])
+    /// Per trip, its stop_times rows handed to the sink; trips left out (times going backwards).
+    private var tripStopTimes: [Int32] = []
+    private var leftOutTrips = Set<Int32>()
+    /// The shapes.txt rows of the shape being read, for `flushShapeRun`.
+    private var shapeRun: (shape: Int32, rows: [(sequence: Int, lat: Double, lon: Double, distance: Double?, line: Int)]) = (-1, [])
     private var pathways = IdTable(capacity: 64)
     private var compositeKeys = UInt64Set()
 
     private struct CalendarRow { var service: Int32; var weekdays: [Bool]; var start: ServiceDate; var end: ServiceDate }
     private var calendarRows: [CalendarRow] = []
+    private var calendarLines: [Int] = []
+    /// Per service, the line of its first calendar_dates.txt row (0: none).
+    private var serviceDatesLine: [Int] = []
+    /// feed_info.txt's feed_end_date and its line.
+    private var feedEnd: (date: ServiceDate, line: Int)?
     private var calendarExceptions: [(service: Int32, date: ServiceDate, added: Bool)] = []
 
-    public init(source: any GTFSFeedSource, strict: Bool = false, onEvent: ((GTFSLoadEvent) -> Void)? = nil) {
+    /// `examplesPerKind`: the problems of each kind kept with their place (all are counted).
+    public init(source: any GTFSFeedSource, strict: Bool = false, today: ServiceDate? = nil, examplesPerKind: Int = 3,
+                onEvent: ((GTFSLoadEvent) -> Void)? = nil) {
         self.source = source
         self.strict = strict
+        self.today = today
         self.onEvent = onEvent
+        summary = GTFSLoadSummary(issues: GTFSIssueLog(examplesPerKind: examplesPerKind))
     }
 
     /// Reads the whole feed into `sink`. Throws `GTFSFatalError` on a fatal problem (and on
@@ -120,7 +146,7 @@ public final class GTFSFeedLoader {
                                            "this required file is not in the feed"))
         }
         if !present.contains("calendar.txt") && !present.contains("calendar_dates.txt") {
-            throw GTFSFatalError(GTFSIssue(.fatal, "MISSING_FILE", file: "calendar.txt",
+            throw GTFSFatalError(GTFSIssue(.fatal, "MISSING_FILE", canonical: "missing_calendar_and_calendar_date_files", file: "calendar.txt",
                                            "the feed has neither calendar.txt nor calendar_dates.txt, so no trip has a service day"))
         }
         for name in source.fileNames where GTFSSchema.spec(forFile: name) == nil {
@@ -137,6 +163,14 @@ public final class GTFSFeedLoader {
                                          field: "agency_id", value: agencies.key(Int32(i)), "no route refers to this agency"))
         }
         computeServicePeriod()
+        if !present.contains("feed_info.txt") {
+            summary.issues.add(GTFSIssue(.warning, "RECOMMENDED_FILE_MISSING", canonical: "missing_recommended_file", file: "feed_info.txt",
+                                         "no feed_info.txt: who publishes the feed, its version and the dates it covers are unknown"))
+        }
+        checkServices()
+        rules.finish(stopLoaded: stopLoaded, shapeCount: shapes.count, shapeId: { self.shapes.key($0) })
+        for issue in rules.issues { summary.issues.add(issue) }
+        if let today { checkDates(today) }
         return summary
     }
 
@@ -277,7 +311,14 @@ public final class GTFSFeedLoader {
         }
         if !headChecked { try checkHead() }
         try parser.finish(handle)
-        if run.kind == .stopTimes { flushTripRun(run) }
+        if run.kind == .shapes { flushShapeRun(run) }
+        if run.kind == .stopTimes {
+            try flushTripRun(run)
+            if !leftOutTrips.isEmpty {
+                try sink.leaveOut(trips: leftOutTrips.sorted().map { trips.key($0) })
+                run.stats.rowsLoaded -= leftOutTrips.reduce(0) { $0 + Int(tripStopTimes[Int($1)]) }
+            }
+        }
         run.stats.bytes = parser.bytesConsumed
         if !run.sawHeader && spec.required {
             throw GTFSFatalError(GTFSIssue(.fatal, "MISSING_HEADER", file: spec.fileName, line: 1,
@@ -325,16 +366,22 @@ public final class GTFSFeedLoader {
 
     // MARK: - Rows
 
-    private func rowError(_ code: String, _ run: FileRun, _ line: Int, field: String?, value: String?,
+    private func rowError(_ code: String, canonical: String? = nil, _ run: FileRun, _ line: Int, field: String?, value: String?,
                           _ message: String) throws {
-        let issue = GTFSIssue(.rowError, code, file: run.spec.fileName, line: line, field: field, value: value, message)
+        let issue = GTFSIssue(.rowError, code, canonical: canonical, file: run.spec.fileName, line: line, field: field, value: value, message)
         if strict { throw GTFSFatalError(issue) }
         summary.issues.add(issue)
     }
 
-    private func warning(_ code: String, _ run: FileRun, _ line: Int, field: String?, value: String?,
+    private func warning(_ code: String, canonical: String? = nil, _ run: FileRun, _ line: Int, field: String?, value: String?,
                          _ message: String) {
-        summary.issues.add(GTFSIssue(.warning, code, file: run.spec.fileName, line: line, field: field, value: value, message))
+        summary.issues.add(GTFSIssue(.warning, code, canonical: canonical, file: run.spec.fileName, line: line, field: field, value: value, message))
+    }
+
+    /// A canonical ERROR in an optional value: the value is not used, the row is kept.
+    private func fieldError(_ code: String, canonical: String? = nil, _ run: FileRun, _ line: Int, field: String?, value: String?,
+                            _ message: String) {
+        summary.issues.add(GTFSIssue(.fieldError, code, canonical: canonical, file: run.spec.fileName, line: line, field: field, value: value, message))
     }
 
     /// Fills `run.values` from the record; returns false (after recording why) when the
@@ -364,8 +411,13 @@ public final class GTFSFeedLoader {
                 for i in 0..<min(record.count, headerFields) {
                     let col = map[i]
                     if col < 0 { continue }
-                    let bytes = trim(record[i])
+                    let whole = record[i], bytes = trim(whole)
                     if bytes.isEmpty { continue }
+                    // Canonical: only a quoted value's spaces are a problem (a CSV reader
+                    // trims unquoted ones); both are loaded without them.
+                    if bytes.count != whole.count && record.isQuoted(i) {
+                        rules.whitespace(file: run.spec.fileName, line: line, field: run.spec.columns[col].name, value: String(decoding: whole, as: UTF8.self))
+                    }
                     if let value = parse(bytes, plans[col]) {
                         values[col] = value
                         if bytes.count > Self.longestSensibleValue {
@@ -375,12 +427,17 @@ public final class GTFSFeedLoader {
                         }
                     } else {
                         let column = run.spec.columns[col]
-                        let (code, message) = describeInvalid(column.kind, bytes)
+                        let (code, canonical, message) = describeInvalid(column.kind, bytes)
                         let shown = String(decoding: bytes, as: UTF8.self)
                         if plans[col].lenient {
-                            warning(code, run, line, field: column.name, value: shown, message + "; stored as empty")
+                            // A canonical ERROR drops the value (field error); a WARNING keeps the row as it is.
+                            if CanonicalNotice.rules[canonical]?.severity == .error {
+                                fieldError(code, canonical: canonical, run, line, field: column.name, value: shown, message + "; stored as empty")
+                            } else {
+                                warning(code, canonical: canonical, run, line, field: column.name, value: shown, message + "; stored as empty")
+                            }
                         } else {
-                            try rowError(code, run, line, field: column.name, value: shown, message)
+                            try rowError(code, canonical: canonical, run, line, field: column.name, value: shown, message)
                             return false
                         }
                     }
@@ -413,31 +470,75 @@ public final class GTFSFeedLoader {
     /// A trip's times must not go backwards: checked over each run of rows of one trip, put
     /// in stop_sequence order first (real feeds list a trip's rows in any order: Caltrain's
     /// go by stop name). Memory stays one trip long; a trip whose rows are split into
-    /// several runs has each run checked on its own. A warning: the rest of the trip may be
-    /// right, and skipping a row would change it more.
-    private func checkTimesGoForward(_ run: FileRun, _ line: Int, trip: Int32, sequence: Int, arrival: Int?, departure: Int?) {
-        if tripRun.trip != trip { flushTripRun(run) }
+    /// several runs has each run checked on its own. A trip that goes backwards is left out
+    /// whole (a canonical error: no rider can take it as written), with one row error at its
+    /// first bad stop time; its rows already handed over are taken back (`GTFSRowSink.leaveOut`).
+    private func checkTimesGoForward(_ run: FileRun, _ line: Int, trip: Int32, sequence: Int, arrival: Int?, departure: Int?, stop: Int32) throws {
+        if tripRun.trip != trip { try flushTripRun(run) }
         tripRun.trip = trip
-        tripRun.rows.append((sequence, arrival, departure, line))
+        tripRun.rows.append((sequence, arrival, departure, line, stop))
     }
 
-    private func flushTripRun(_ run: FileRun) {
+    private func flushTripRun(_ run: FileRun) throws {
         defer { tripRun.rows.removeAll(keepingCapacity: true); tripRun.trip = -1 }
-        guard tripRun.rows.count > 0 else { return }
+        guard tripRun.rows.count > 0, !leftOutTrips.contains(tripRun.trip) else { return }
         func clock(_ t: Int) -> String { String(format: "%d:%02d:%02d", t / 3600, t / 60 % 60, t % 60) }
         if !tripRun.rows.indices.dropFirst().allSatisfy({ tripRun.rows[$0 - 1].sequence < tripRun.rows[$0].sequence }) {
             tripRun.rows.sort { $0.sequence < $1.sequence }
         }
+        let id = trips.key(tripRun.trip)
         var previous: Int?
         for r in tripRun.rows {
             if let a = r.arrival, let d = r.departure, d < a {
-                warning("TIME_GOES_BACKWARDS", run, r.line, field: "departure_time", value: clock(d), "before this stop's arrival_time \(clock(a))")
+                leftOutTrips.insert(tripRun.trip)
+                try rowError("TIME_GOES_BACKWARDS", canonical: "start_and_end_range_out_of_order", run, r.line, field: "departure_time", value: clock(d),
+                             "before this stop's arrival_time \(clock(a)); trip \(id) is left out")
+                return
             } else if let previous, let t = r.arrival ?? r.departure, t < previous {
-                warning("TIME_GOES_BACKWARDS", run, r.line, field: r.arrival != nil ? "arrival_time" : "departure_time", value: clock(t),
-                        "earlier than the trip's time at the stop before it (\(clock(previous)))")
+                leftOutTrips.insert(tripRun.trip)
+                try rowError("TIME_GOES_BACKWARDS", run, r.line, field: r.arrival != nil ? "arrival_time" : "departure_time", value: clock(t),
+                             "earlier than the trip's time at the stop before it (\(clock(previous))); trip \(id) is left out")
+                return
             }
             previous = r.departure ?? r.arrival ?? previous   // an untimed stop holds the next to the last time
         }
+        rules.tripStops(tripRun.trip, id: id, stops: tripRun.rows.map(\.stop))
+    }
+
+    /// Two consecutive points of a shape (by shape_pt_sequence) at the same
+    /// shape_dist_traveled must be at the same place: 1.11 m or more apart is a canonical
+    /// error, less a warning, the same point a warning. Checked over each run of one shape's
+    /// rows, as `flushTripRun` does for trips. The points are kept (a shape is drawn from its
+    /// coordinates; the distances only place stops along it).
+    private func flushShapeRun(_ run: FileRun) {
+        defer { shapeRun.rows.removeAll(keepingCapacity: true); shapeRun.shape = -1 }
+        guard shapeRun.rows.count > 1 else { return }
+        if !shapeRun.rows.indices.dropFirst().allSatisfy({ shapeRun.rows[$0 - 1].sequence < shapeRun.rows[$0].sequence }) {
+            shapeRun.rows.sort { $0.sequence < $1.sequence }
+        }
+        for i in 1..<shapeRun.rows.count {
+            let a = shapeRun.rows[i - 1], b = shapeRun.rows[i]
+            guard let da = a.distance, let db = b.distance, da == db else { continue }
+            let meters = Self.haversineMeters(a.lat, a.lon, b.lat, b.lon)
+            let shown = b.distance.map { String($0) }
+            if meters == 0 {
+                warning("SHAPE_DISTANCE_NOT_MOVING", canonical: "equal_shape_distance_same_coordinates", run, b.line, field: "shape_dist_traveled",
+                        value: shown, "the same point as the one before (sequence \(a.sequence)), repeated")
+            } else {
+                warning("SHAPE_DISTANCE_NOT_MOVING",
+                        canonical: meters >= 1.11 ? "equal_shape_distance_diff_coordinates" : "equal_shape_distance_diff_coordinates_distance_below_threshold",
+                        run, b.line, field: "shape_dist_traveled", value: shown,
+                        "the same shape_dist_traveled as the point before (sequence \(a.sequence)), \(String(format: "%.1f", meters)) m away")
+            }
+        }
+    }
+
+    /// Great-circle distance on a sphere of the Earth's mean radius.
+    static func haversineMeters(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+        let r = 6_371_008.8, rad = Double.pi / 180
+        let dLat = (lat2 - lat1) * rad, dLon = (lon2 - lon1) * rad
+        let h = sin(dLat / 2) * sin(dLat / 2) + cos(lat1 * rad) * cos(lat2 * rad) * sin(dLon / 2) * sin(dLon / 2)
+        return 2 * r * asin(min(1, sqrt(h)))
     }
 
     private func duplicate(_ run: FileRun, _ line: Int, _ field: String, _ value: GTFSValue) throws -> Bool {
@@ -473,7 +574,8 @@ public final class GTFSFeedLoader {
             } else if !compositeKeys.insert(UInt64(UInt32(bitPattern: trip)) << 32 | UInt64(sequence)) {
                 return try duplicate(ctx, line, "stop_sequence", v[4])
             }
-            checkTimesGoForward(ctx, line, trip: trip, sequence: sequence, arrival: int(v[1]), departure: int(v[2]))
+            try checkTimesGoForward(ctx, line, trip: trip, sequence: sequence, arrival: int(v[1]), departure: int(v[2]), stop: stop)
+            tripStopTimes[Int(trip)] += 1
             return true
 
         case .agency:
@@ -501,11 +603,30 @@ public final class GTFSFeedLoader {
             // them) and is not the stop itself.
             var parentHasCoordinates = false
             if let parent = text(v[10]) {
+                // A parent that is not there, or not of the type this location needs: the
+                // stop is kept without it (canonical errors).
                 if let p = stops.find(parent) {
-                    parentHasCoordinates = Int(p) != idx && stopHasCoordinates[Int(p)]
+                    let parentType = Int(stopLocationType[Int(p)])
+                    // A stop, entrance or node needs a station; a boarding area, a platform (a stop).
+                    let needed = locationType == 4 ? 0 : 1
+                    if locationType == 1 {
+                        fieldError("STATION_WITH_PARENT", ctx, line, field: "parent_station", value: string(v[10]),
+                                   "a station (location_type 1) cannot have a parent station; the parent is not used")
+                        v[10] = .null
+                    } else if parentType != needed {
+                        let names = ["a stop or platform", "a station", "an entrance", "a generic node", "a boarding area"]
+                        let parentName = (0..<names.count).contains(parentType) ? names[parentType] : "a location of an unknown type"
+                        fieldError("WRONG_PARENT_TYPE", ctx, line, field: "parent_station", value: string(v[10]),
+                                   "the parent is \(parentName) (location_type \(parentType)); \(names[min(max(locationType, 0), 4)]) needs "
+                                   + (needed == 1 ? "a station (1)" : "a platform (0)") + " as its parent; the parent is not used")
+                        v[10] = .null
+                    } else {
+                        parentHasCoordinates = Int(p) != idx && stopHasCoordinates[Int(p)]
+                    }
                 } else {
-                    warning("DANGLING_PARENT", ctx, line, field: "parent_station", value: string(v[10]),
-                            "no stop with this id in stops.txt")
+                    fieldError("DANGLING_PARENT", ctx, line, field: "parent_station", value: string(v[10]),
+                               "no stop with this id in stops.txt; the stop is kept without a parent station")
+                    v[10] = .null
                 }
             }
             if hasLat != hasLon {
@@ -529,6 +650,8 @@ public final class GTFSFeedLoader {
             }
             if stopLoaded[idx] { return try duplicate(ctx, line, "stop_id", v[0]) }
             stopLoaded[idx] = true
+            rules.stop(Int32(idx), id: string(v[0])!, line: line, name: string(v[2]), description: string(v[4]), type: locationType,
+                       parent: text(v[10]).flatMap { stops.find($0) })
             return true
 
         case .routes:
@@ -539,7 +662,7 @@ public final class GTFSFeedLoader {
                 }
                 agenciesUsed[Int(a)] = true
             } else if agencies.count > 1 {
-                try rowError("MISSING_VALUE", ctx, line, field: "agency_id", value: nil,
+                try rowError("MISSING_VALUE", canonical: "missing_required_agency_id", ctx, line, field: "agency_id", value: nil,
                              "agency_id is required when the feed has several agencies")
                 return false
             } else if agencies.count == 1 {
@@ -547,11 +670,18 @@ public final class GTFSFeedLoader {
             }
             let type = int(v[5])!
             if !(0...7).contains(type) && type != 11 && type != 12 && !(100...1799).contains(type) {
-                try rowError("BAD_VALUE", ctx, line, field: "route_type", value: String(type),
+                try rowError("BAD_VALUE", canonical: "unexpected_enum_value", ctx, line, field: "route_type", value: String(type),
                              "not a GTFS route type (0–7, 11, 12, or an extended type 100–1799)")
                 return false
             }
-            return routes.insert(text(v[0])!).inserted ? true : try duplicate(ctx, line, "route_id", v[0])
+            if (100...1799).contains(type) {
+                warning("EXTENDED_ROUTE_TYPE", canonical: "unexpected_enum_value", ctx, line, field: "route_type", value: String(type),
+                        "an extended route type (Google's list), not one of the GTFS reference's; loaded, read by its family (\(type / 100 * 100))")
+            }
+            guard routes.insert(text(v[0])!).inserted else { return try duplicate(ctx, line, "route_id", v[0]) }
+            rules.route(id: string(v[0])!, line: line, agency: string(v[1]), agencyGiven: text(v[1]) != nil, type: type,
+                        shortName: string(v[2]), longName: string(v[3]), description: string(v[4]))
+            return true
 
         case .calendar:
             guard case .date(let start) = v[8], case .date(let end) = v[9] else { return false }
@@ -562,11 +692,14 @@ public final class GTFSFeedLoader {
             guard calendarServices.insert(text(v[0])!).inserted else { return try duplicate(ctx, line, "service_id", v[0]) }
             let service = services.insert(text(v[0])!).index
             calendarRows.append(CalendarRow(service: service, weekdays: (1...7).map { int(v[$0]) == 1 }, start: start, end: end))
+            calendarLines.append(line)
             return true
 
         case .calendarDates:
             guard case .date(let date) = v[1] else { return false }
             let service = services.insert(text(v[0])!).index
+            if serviceDatesLine.count <= Int(service) { serviceDatesLine += Array(repeating: 0, count: Int(service) + 1 - serviceDatesLine.count) }
+            if serviceDatesLine[Int(service)] == 0 { serviceDatesLine[Int(service)] = line }
             let key = UInt64(3) << 62 | UInt64(UInt32(bitPattern: service)) << 32 | UInt64(UInt32(bitPattern: date.daysSinceEpoch))
             guard compositeKeys.insert(key) else { return try duplicate(ctx, line, "date", v[1]) }
             calendarExceptions.append((service, date, int(v[2]) == 1))
@@ -575,7 +708,13 @@ public final class GTFSFeedLoader {
         case .shapes:
             let shape = shapes.insert(text(v[0])!).index
             let key = UInt64(1) << 62 | UInt64(UInt32(bitPattern: shape)) << 32 | UInt64(int(v[3])!)
-            return compositeKeys.insert(key) ? true : try duplicate(ctx, line, "shape_pt_sequence", v[3])
+            guard compositeKeys.insert(key) else { return try duplicate(ctx, line, "shape_pt_sequence", v[3]) }
+            if shapeRun.shape != shape { flushShapeRun(ctx) }
+            rules.shapeRow(shape, line: line)
+            shapeRun.shape = shape
+            shapeRun.rows.append((int(v[3])!, text(v[1]).flatMap(FieldParsing.decimal) ?? 0, text(v[2]).flatMap(FieldParsing.decimal) ?? 0,
+                                  text(v[4]).flatMap(FieldParsing.decimal), line))
+            return true
 
         case .trips:
             guard routes.find(text(v[0])!) != nil else {
@@ -588,11 +727,15 @@ public final class GTFSFeedLoader {
                 return false
             }
             if let shape = text(v[7]), shapes.find(shape) == nil {
-                warning("UNKNOWN_SHAPE", ctx, line, field: "shape_id", value: string(v[7]), "no shape with this shape_id in shapes.txt; stored anyway")
+                fieldError("UNKNOWN_SHAPE", ctx, line, field: "shape_id", value: string(v[7]),
+                           "no shape with this shape_id in shapes.txt; the trip is kept without a shape")
+                v[7] = .null
             }
             guard trips.insert(text(v[2])!).inserted else { return try duplicate(ctx, line, "trip_id", v[2]) }
             tripService.append(service)
             tripSequenceMask.append(0)
+            tripStopTimes.append(0)
+            rules.trip(Int32(trips.count - 1), line: line, headsign: string(v[3]), shape: text(v[7]).flatMap { shapes.find($0) })
             return true
 
         case .frequencies:
@@ -601,27 +744,31 @@ public final class GTFSFeedLoader {
                 return false
             }
             if int(v[2])! <= int(v[1])! {
-                try rowError("BAD_TIME_RANGE", ctx, line, field: "end_time", value: nil, "end_time is not after start_time")
+                try rowError("BAD_TIME_RANGE", canonical: int(v[2])! == int(v[1])! ? "start_and_end_range_equal" : nil, ctx, line,
+                             field: "end_time", value: nil, "end_time is not after start_time")
                 return false
             }
             let key = UInt64(2) << 62 | UInt64(UInt32(bitPattern: trip)) << 32 | UInt64(int(v[1])!)
             return compositeKeys.insert(key) ? true : try duplicate(ctx, line, "start_time", v[1])
 
         case .transfers:
+            // A transfer naming a stop, route or trip that is not there cannot be used: skipped.
             for (col, name) in [(0, "from_stop_id"), (1, "to_stop_id")] {
                 if let id = text(v[col]), stops.find(id).map({ stopLoaded[Int($0)] }) != true {
-                    warning("UNKNOWN_STOP", ctx, line, field: name, value: string(v[col]),
-                            "no stop with this id in stops.txt; the transfer is kept but cannot be used")
+                    try rowError("UNKNOWN_STOP", ctx, line, field: name, value: string(v[col]), "no stop with this id in stops.txt")
+                    return false
                 }
             }
             for (col, name) in [(2, "from_route_id"), (3, "to_route_id")] {
                 if let id = text(v[col]), routes.find(id) == nil {
-                    warning("UNKNOWN_ROUTE", ctx, line, field: name, value: string(v[col]), "no route with this id in routes.txt")
+                    try rowError("UNKNOWN_ROUTE", ctx, line, field: name, value: string(v[col]), "no route with this id in routes.txt")
+                    return false
                 }
             }
             for (col, name) in [(4, "from_trip_id"), (5, "to_trip_id")] {
                 if let id = text(v[col]), trips.find(id) == nil {
-                    warning("UNKNOWN_TRIP", ctx, line, field: name, value: string(v[col]), "no trip with this id in trips.txt")
+                    try rowError("UNKNOWN_TRIP", ctx, line, field: name, value: string(v[col]), "no trip with this id in trips.txt")
+                    return false
                 }
             }
             return true
@@ -633,10 +780,30 @@ public final class GTFSFeedLoader {
                     return false
                 }
             }
-            return pathways.insert(text(v[0])!).inserted ? true : try duplicate(ctx, line, "pathway_id", v[0])
+            guard pathways.insert(text(v[0])!).inserted else { return try duplicate(ctx, line, "pathway_id", v[0]) }
+            if int(v[3]) == 7 && int(v[4]) == 1 {
+                fieldError("TWO_WAY_EXIT_GATE", ctx, line, field: "is_bidirectional", value: "1",
+                           "an exit gate (pathway_mode 7) lets people out only; read as one-way (is_bidirectional 0)")
+                v[4] = .int(0)
+            }
+            return true
 
         case .feedInfo:
             if summary.feedVersion == nil { summary.feedVersion = string(v[6]) }
+            if feedEnd == nil, case .date(let end) = v[5] { feedEnd = (end, line) }
+            if summary.files.last?.file != "feed_info.txt" && run.stats.rowsLoaded == 0 {  // the first row
+                if case .date(let start) = v[4] { feedStart = start }
+                for (col, name) in [(4, "feed_start_date"), (5, "feed_end_date"), (6, "feed_version")] {
+                    if case .null = v[col] {
+                        warning("RECOMMENDED_VALUE_MISSING", canonical: "missing_recommended_field", ctx, line, field: name, value: nil,
+                                "empty: the dates a feed covers and its version tell its users which one they have")
+                    }
+                }
+                if case .null = v[7], case .null = v[8] {
+                    warning("NO_CONTACT", canonical: "missing_feed_contact_email_and_url", ctx, line, field: "feed_contact_email", value: nil,
+                            "neither feed_contact_email nor feed_contact_url: whoever finds a problem cannot tell the publisher")
+                }
+            }
             return true
 
         case .other:
@@ -650,7 +817,7 @@ public final class GTFSFeedLoader {
     /// first `stop_id` column, as the header reader does.
     private func prescanStops() throws {
         let parser = CSVParser()
-        var idColumn = -1, latColumn = -1, lonColumn = -1
+        var idColumn = -1, latColumn = -1, lonColumn = -1, typeColumn = -1
         var header = true
         let handle: (CSVParser.Record) throws -> Void = { record in
             if header {
@@ -660,6 +827,7 @@ public final class GTFSFeedLoader {
                     case "stop_id" where idColumn < 0: idColumn = i
                     case "stop_lat" where latColumn < 0: latColumn = i
                     case "stop_lon" where lonColumn < 0: lonColumn = i
+                    case "location_type" where typeColumn < 0: typeColumn = i
                     default: break
                     }
                 }
@@ -678,10 +846,122 @@ public final class GTFSFeedLoader {
             }
             assert(Int(index) == self.stopHasCoordinates.count)
             self.stopHasCoordinates.append(hasCoordinates)
+            var type: Int8 = 0  // empty: a stop
+            if typeColumn >= 0 && typeColumn < record.count {
+                let t = self.trim(record[typeColumn])
+                if !t.isEmpty { type = FieldParsing.integer(t).flatMap { (0...4).contains($0) ? Int8($0) : nil } ?? -1 }
+            }
+            self.stopLocationType.append(type)
         }
         try source.read("stops.txt") { try parser.feed($0, handle) }
         try parser.finish(handle)
         stopLoaded = Array(repeating: false, count: stops.count)
+    }
+
+    // MARK: - Services
+
+    /// The days each service used by a trip runs, ascending (calendar weekdays in its range,
+    /// minus removed dates, plus added ones).
+    private func serviceDays() -> [Int32: [Int32]] {
+        var used = Set(tripService)
+        var days: [Int32: Set<Int32>] = [:]
+        var removed = Set<Int64>()
+        for e in calendarExceptions where !e.added { removed.insert(Int64(e.service) << 32 | Int64(e.date.daysSinceEpoch)) }
+        for row in calendarRows where used.contains(row.service) && row.weekdays.contains(true) && row.end.daysSinceEpoch - row.start.daysSinceEpoch < 20_000 {
+            var d = row.start
+            while d <= row.end {
+                if row.weekdays[d.weekday] && !removed.contains(Int64(row.service) << 32 | Int64(d.daysSinceEpoch)) {
+                    days[row.service, default: []].insert(d.daysSinceEpoch)
+                }
+                d = d.adding(days: 1)
+            }
+        }
+        for e in calendarExceptions where e.added && used.contains(e.service) { days[e.service, default: []].insert(e.date.daysSinceEpoch) }
+        used.removeAll()
+        return days.mapValues { $0.sorted() }
+    }
+
+    /// Services of calendar.txt with a gap of more than 13 days between two days they run, and services
+    /// running outside feed_info.txt's dates (infos: the feed loads as it is).
+    private func checkServices() {
+        let days = serviceDays()
+        // A service's place: its calendar.txt row, else its first calendar_dates.txt row.
+        var place: [Int32: (file: String, line: Int)] = [:]
+        for s in days.keys where Int(s) < serviceDatesLine.count && serviceDatesLine[Int(s)] > 0 { place[s] = ("calendar_dates.txt", serviceDatesLine[Int(s)]) }
+        for (i, row) in calendarRows.enumerated() { place[row.service] = ("calendar.txt", calendarLines[i]) }
+        for s in days.keys.sorted(by: { place[$0].map { ($0.file, $0.line) } ?? ("", 0) < place[$1].map { ($0.file, $0.line) } ?? ("", 0) }) {
+            let d = days[s]!, at = place[s] ?? ("calendar.txt", 0)
+            // Gaps only in a calendar.txt range: a service of single dates (a holiday, a
+            // Sunday a month) is meant to run now and then.
+            for i in d.indices.dropFirst() where at.file == "calendar.txt" && d[i] - d[i - 1] - 1 > 13 {
+                let from = ServiceDate(daysSinceEpoch: d[i - 1] + 1), to = ServiceDate(daysSinceEpoch: d[i] - 1)
+                summary.issues.add(GTFSIssue(.note, "SERVICE_GAP", canonical: "big_gap_in_service", file: at.file, line: at.line, field: "service_id",
+                                             value: services.key(s), "no day of this service from \(from.iso8601) to \(to.iso8601) (\(d[i] - d[i - 1] - 1) days)"))
+            }
+            if let first = d.first, let last = d.last, let start = feedStart ?? feedEnd.map({ _ in ServiceDate(daysSinceEpoch: Int32.min / 2) }),
+               let end = feedEnd?.date ?? (feedStart != nil ? ServiceDate(daysSinceEpoch: Int32.max / 2) : nil),
+               first < start.daysSinceEpoch || last > end.daysSinceEpoch {
+                summary.issues.add(GTFSIssue(.note, "SERVICE_OUTSIDE_FEED_DATES", canonical: "service_window_outside_feed_period", file: at.file, line: at.line,
+                                             field: "service_id", value: services.key(s),
+                                             "runs from \(ServiceDate(daysSinceEpoch: first).iso8601) to \(ServiceDate(daysSinceEpoch: last).iso8601), "
+                                             + "outside feed_info.txt's \(feedStart?.iso8601 ?? "…") to \(feedEnd?.date.iso8601 ?? "…")"))
+            }
+        }
+    }
+
+    // MARK: - Dates
+
+    /// The rules about the day the feed is judged on (`today`): a calendar whose every day
+    /// has passed, a feed that expires within 7 or 30 days, no trip running on some day of
+    /// the coming week. Warnings: the feed loads as it is.
+    private func checkDates(_ today: ServiceDate) {
+        // Last day each service runs (calendar weekdays, minus removed dates, plus added ones).
+        var removed = Set<Int64>()
+        var lastAdded = [ServiceDate?](repeating: nil, count: services.count)
+        for e in calendarExceptions {
+            if e.added { if lastAdded[Int(e.service)].map({ e.date > $0 }) ?? true { lastAdded[Int(e.service)] = e.date } }
+            else { removed.insert(Int64(e.service) << 32 | Int64(e.date.daysSinceEpoch)) }
+        }
+        // A service's place: its calendar.txt row, else its first calendar_dates.txt row.
+        var place: [(file: String, line: Int)?] = (0..<services.count).map { s in
+            s < serviceDatesLine.count && serviceDatesLine[s] > 0 ? ("calendar_dates.txt", serviceDatesLine[s]) : nil
+        }
+        var last = lastAdded
+        for (i, row) in calendarRows.enumerated() {
+            place[Int(row.service)] = ("calendar.txt", calendarLines[i])
+            guard row.weekdays.contains(true) else { continue }
+            var d = row.end
+            while d >= row.start && !(row.weekdays[d.weekday] && !removed.contains(Int64(row.service) << 32 | Int64(d.daysSinceEpoch))) {
+                d = d.adding(days: -1)
+            }
+            if d >= row.start, last[Int(row.service)].map({ d > $0 }) ?? true { last[Int(row.service)] = d }
+        }
+        // With calendar.txt, its date ranges are what expires (a service of calendar_dates.txt
+        // alone there is a set of extra days); without it, the services of calendar_dates.txt.
+        let ranged = Set(calendarRows.map { Int($0.service) })
+        let ended = (0..<services.count).filter { s in
+            last[s].map { $0 < today } ?? false && place[s] != nil && (ranged.isEmpty || ranged.contains(s))
+        }
+        for s in ended.sorted(by: { (place[$0]!.file, place[$0]!.line) < (place[$1]!.file, place[$1]!.line) }) {
+            summary.issues.add(GTFSIssue(.warning, "SERVICE_ENDED", canonical: "expired_calendar", file: place[s]!.file, line: place[s]!.line,
+                                         field: "service_id", value: services.key(Int32(s)),
+                                         "this service's last day, \(last[s]!.iso8601), is before \(today.iso8601)"))
+        }
+        if let end = feedEnd {
+            let days = Int(end.date.daysSinceEpoch - today.daysSinceEpoch)
+            if days < 30 {
+                summary.issues.add(GTFSIssue(.warning, "FEED_EXPIRES", canonical: days < 7 ? "feed_expiration_date7_days" : "feed_expiration_date30_days",
+                                             file: "feed_info.txt", line: end.line, field: "feed_end_date", value: end.date.iso8601,
+                                             days < 0 ? "the feed ended \(-days) days before \(today.iso8601)"
+                                                      : "the feed ends \(days) days after \(today.iso8601): publish the next one at least 30 days ahead"))
+            }
+        }
+        // Some day of the coming week without any trip.
+        if let first = summary.firstServiceDate, let last = summary.lastServiceDate,
+           first > today || last < today.adding(days: 6) {
+            summary.issues.add(GTFSIssue(.warning, "NO_SERVICE_THIS_WEEK", canonical: "trip_coverage_not_active_for_next7_days", file: "trips.txt",
+                                         "trips run from \(first.iso8601) to \(last.iso8601): not on every day of the 7 from \(today.iso8601)"))
+        }
     }
 
     // MARK: - Service period
@@ -762,20 +1042,28 @@ public final class GTFSFeedLoader {
         }
     }
 
-    private func describeInvalid(_ kind: GTFSFieldKind, _ b: UnsafeBufferPointer<UInt8>) -> (String, String) {
+    /// Our code, the canonical code and a sentence for a value that does not parse.
+    private func describeInvalid(_ kind: GTFSFieldKind, _ b: UnsafeBufferPointer<UInt8>) -> (String, String, String) {
+        // A number that reads but is outside the field's values, or one that does not read.
+        let isInteger = FieldParsing.integer(b) != nil, isDecimal = FieldParsing.decimal(b) != nil
         switch kind {
         case .text, .id:
-            return b.contains(0) ? ("INVALID_TEXT", "text may not contain a NUL byte") : ("INVALID_UTF8", "not valid UTF-8 text")
-        case .time: return ("BAD_TIME", "not a time of the form H:MM:SS (hours may pass 23)")
-        case .integer(let r): return ("BAD_NUMBER", "not a whole number from \(r.lowerBound) to \(r.upperBound)")
-        case .enumeration(let a): return ("BAD_VALUE", "not one of the allowed values \(a.map(String.init).joined(separator: ", "))")
-        case .double: return ("BAD_NUMBER", "not a decimal number")
-        case .nonNegativeDouble: return ("BAD_NUMBER", "not a decimal number of 0 or more")
-        case .latitude: return ("BAD_COORDINATE", "not a latitude from -90 to 90 degrees")
-        case .longitude: return ("BAD_COORDINATE", "not a longitude from -180 to 180 degrees")
-        case .date: return ("BAD_DATE", "not a date of the form YYYYMMDD")
-        case .color: return ("BAD_COLOR", "not a colour of six hex digits such as FFCC00")
-        case .lineNumber: return ("BAD_VALUE", "")
+            return b.contains(0) ? ("INVALID_TEXT", "invalid_character", "text may not contain a NUL byte")
+                                 : ("INVALID_UTF8", "invalid_character", "not valid UTF-8 text")
+        case .time: return ("BAD_TIME", "invalid_time", "not a time of the form H:MM:SS (hours may pass 23)")
+        case .integer(let r):
+            return ("BAD_NUMBER", isInteger ? "number_out_of_range" : "invalid_integer",
+                    r.upperBound >= Int(Int32.max) ? "not a whole number of \(r.lowerBound) or more" : "not a whole number from \(r.lowerBound) to \(r.upperBound)")
+        case .enumeration(let a):
+            return ("BAD_VALUE", isInteger ? "unexpected_enum_value" : "invalid_integer",
+                    "not one of the allowed values \(a.map(String.init).joined(separator: ", "))")
+        case .double: return ("BAD_NUMBER", "invalid_float", "not a decimal number")
+        case .nonNegativeDouble: return ("BAD_NUMBER", isDecimal ? "number_out_of_range" : "invalid_float", "not a decimal number of 0 or more")
+        case .latitude: return ("BAD_COORDINATE", isDecimal ? "number_out_of_range" : "invalid_float", "not a latitude from -90 to 90 degrees")
+        case .longitude: return ("BAD_COORDINATE", isDecimal ? "number_out_of_range" : "invalid_float", "not a longitude from -180 to 180 degrees")
+        case .date: return ("BAD_DATE", "invalid_date", "not a date of the form YYYYMMDD")
+        case .color: return ("BAD_COLOR", "invalid_color", "not a colour of six hex digits such as FFCC00")
+        case .lineNumber: return ("BAD_VALUE", "invalid_integer", "")
         }
     }
 }

@@ -228,7 +228,7 @@ public enum GTFSSchema {
         GTFSColumn("pathway_mode", .enumeration([1, 2, 3, 4, 5, 6, 7]), .required),
         GTFSColumn("is_bidirectional", .enumeration([0, 1]), .required),
         GTFSColumn("length", .nonNegativeDouble),
-        GTFSColumn("traversal_time", .integer(0...Int(Int32.max))),
+        GTFSColumn("traversal_time", .integer(1...Int(Int32.max))),
         GTFSColumn("stair_count", .integer(Int(Int32.min)...Int(Int32.max))),
         GTFSColumn("max_slope", .double),
         GTFSColumn("min_width", .nonNegativeDouble),

@@ -146,6 +146,16 @@ public final class SnapshotSink: GTFSRowSink {
         }
     }
 
+    /// Drops the stop times of these trips (read so far; called before `endFile` of stop_times).
+    public func leaveOut(trips: [String]) throws {
+        let out = Set(trips.compactMap { id in Array(id.utf8).withUnsafeBufferPointer { tripIndex.find($0) } })
+        var keep: [Int] = []
+        for i in stTrip.indices where !out.contains(stTrip[i]) { keep.append(i) }
+        stTrip = keep.map { stTrip[$0] }; stSequence = keep.map { stSequence[$0] }; stStop = keep.map { stStop[$0] }
+        stArrival = keep.map { stArrival[$0] }; stDeparture = keep.map { stDeparture[$0] }
+        stPickup = keep.map { stPickup[$0] }; stDropOff = keep.map { stDropOff[$0] }; stDistance = keep.map { stDistance[$0] }
+    }
+
     public func endFile(_ spec: GTFSFileSpec) throws {
         switch spec.table {
         case "stops":

@@ -62,6 +62,8 @@ struct ImportCommand: ParsableCommand {
                 }
             } catch let fatal as GTFSFatalError {
                 progress.clear()
+                // --json: the report is on standard output in every case, a refusal too.
+                if json { print(ImportReport.json(refused: fatal.issue, feedId: id, seconds: Date().timeIntervalSince(started))) }
                 Output.err("import failed: \(fatal.issue.severity == .rowError ? "row error (--strict)" : "fatal") \(fatal.issue.code) at \(fatal.issue.location)")
                 Output.err("  \(fatal.issue.message)")
                 if !check { Output.err("Nothing was changed in the database (\(Output.seconds(Date().timeIntervalSince(started)))).") }
@@ -152,13 +154,26 @@ enum ImportReport {
         }
     }
 
+    struct Out: Encodable {
+        let id: String; let version: Int; let seconds: Double
+        let firstDate: String?; let lastDate: String?
+        let rows: [String: Int]; let skipped: [String: Int]
+        let issues: [GTFSIssueLog.Entry]
+        /// The import was refused (a fatal problem, or a row error with --strict): nothing changed.
+        var refused = false
+    }
+
+    /// The report of a refused import: version 0, the problem that stopped it.
+    static func json(refused issue: GTFSIssue, feedId: String, seconds: Double) -> String {
+        var log = GTFSIssueLog()
+        log.add(issue)
+        let out = Out(id: feedId, version: 0, seconds: seconds, firstDate: nil, lastDate: nil, rows: [:], skipped: [:], issues: log.sorted, refused: true)
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys]
+        return String(decoding: (try? e.encode(out)) ?? Data(), as: UTF8.self)
+    }
+
     static func json(_ r: ImportResult) -> String {
-        struct Out: Encodable {
-            let id: String; let version: Int; let seconds: Double
-            let firstDate: String?; let lastDate: String?
-            let rows: [String: Int]; let skipped: [String: Int]
-            let issues: [GTFSIssueLog.Entry]
-        }
         let s = r.summary
         let out = Out(id: r.feedId, version: r.version, seconds: r.totalSeconds,
                       firstDate: s.firstServiceDate?.iso8601, lastDate: s.lastServiceDate?.iso8601,

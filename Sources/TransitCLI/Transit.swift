@@ -9,7 +9,7 @@ struct Transit: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "transit",
         abstract: "A transit routing service: GTFS feeds into PostgreSQL, and trips across them.",
-        subcommands: [ImportCommand.self, ImportOSMCommand.self, FeedsCommand.self, PlanCommand.self, FollowCommand.self, CoverageCommand.self, ServeCommand.self, BenchCommand.self, OpenAPICommand.self]
+        subcommands: [ImportCommand.self, ValidateCommand.self, ImportOSMCommand.self, FeedsCommand.self, PlanCommand.self, FollowCommand.self, CoverageCommand.self, ServeCommand.self, BenchCommand.self, OpenAPICommand.self]
     )
 }
 

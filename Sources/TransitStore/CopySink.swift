@@ -84,7 +84,16 @@ final class CopySink: GTFSRowSink {
         sender = nil
         try s.finish()  // every chunk is with libpq before COPY ends on this thread
         try db.endCopy()
+        if !leftOut.isEmpty {
+            // In the import's transaction, before the table is attached: never seen.
+            try db.execute("DELETE FROM \(table) WHERE trip_id IN (\(leftOut.map { db.literal($0) }.joined(separator: ", ")))")
+            leftOut = []
+        }
     }
+
+    /// Trips whose stop times are deleted once the file is copied.
+    private var leftOut: [String] = []
+    func leaveOut(trips: [String]) throws { leftOut = trips }
 
     private func flush() throws {
         guard used > 0 else { return }

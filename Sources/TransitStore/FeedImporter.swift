@@ -167,5 +167,6 @@ public final class DiscardingSink: GTFSRowSink {
     public init() {}
     public func beginFile(_ spec: GTFSFileSpec) throws {}
     public func row(_ values: UnsafeBufferPointer<GTFSValue>) throws {}
+    public func leaveOut(trips: [String]) throws {}
     public func endFile(_ spec: GTFSFileSpec) throws {}
 }
