@@ -53,6 +53,8 @@ print(f"Judged on {today}; gtfs-guru {gtfs_guru.version()}.")
 print()
 print(f"{'feed':30} {'code':52} {'severity':8} {'gtfs-guru':>12} {'ours':>7}  ")
 totals = collections.Counter()
+all_codes = collections.defaultdict(list)   # code -> [(gtfs-guru distinct places, ours)] per feed raising it
+all_severity = {}
 missing = []
 times = []
 for path in feeds:
@@ -84,7 +86,16 @@ for path in feeds:
         if mark == "MISSING":
             missing.append(f"{name} {code}: gtfs-guru {d}, ours {m}")
         totals[(severity[code], mark)] += 1
+        all_codes[code].append((d, m))
+        all_severity[code] = severity[code] or "-"
         print(f"{name:30} {code:52} {severity[code]:8} {shown:>12} {m:>7}  {mark}")
+print()
+print("All feeds, per canonical code (gtfs-guru's distinct places):")
+print(f"{'code':52} {'severity':8} {'gtfs-guru':>10} {'ours':>8}  feeds equal")
+for code in sorted(all_codes, key=lambda c: ({"ERROR": 0, "WARNING": 1, "INFO": 2}.get(all_severity[c], 3), c)):
+    g, m = sum(x[0] for x in all_codes[code]), sum(x[1] for x in all_codes[code])
+    equal = sum(1 for x in all_codes[code] if x[0] == x[1])
+    print(f"{code:52} {all_severity[code]:8} {g:>10} {m:>8}  {equal}/{len(all_codes[code])}")
 print()
 print(f"{'feed':30} {'ours s':>8} {'gtfs-guru s':>12}")
 for name, o, g in times:

@@ -13,9 +13,15 @@ import TransitModel
 /// Properties of a summary: every row handed to the sink has a value of its column's kind
 /// and range (texts valid UTF-8 without NUL and trimmed, numbers in range, decimals that
 /// `Double` reads, as the snapshot does), required values present, no key twice,
-/// references to rows loaded before; the sink sees every file once, in order; rows skipped
-/// equal the row errors reported; issue lines lie within the file. The same outcome when
-/// the bytes come in small chunks, and with `strict` the first row error is thrown.
+/// references to rows loaded before (a trip's shape, a transfer's stops, routes and trips
+/// too); the sink sees every file once, in order; rows skipped equal the row errors
+/// reported, but for a trip whose times go backwards: one row error, and every stop time of
+/// the trip taken back (`leaveOut`); field errors, warnings and notes skip nothing; issue
+/// lines lie within the file; every canonical code is in `CanonicalNotice.rules`, and a
+/// field error's is a canonical ERROR. What the canonical rules leave: no kept run of a
+/// trip's stop times goes backwards, no station has a parent station and a kept parent is
+/// of the type its child needs, no exit gate is two-way. The same outcome when the bytes
+/// come in small chunks, and with `strict` the first row error is thrown.
 public enum GTFSCheck {
     /// Google's sample feed (Data/google-sample.zip) plus one shape, two levels, a pathway
     /// and two transfers, so that every file has valid rows to refer to.
@@ -204,18 +210,44 @@ public enum GTFSCheck {
             throw fail("the summary lists files \(summary.files.map(\.file))")
         }
         var rowErrors: [String: Int] = [:]
+        var tripsGoingBackwards = 0
         for entry in summary.issues.entries {
-            guard entry.kind.severity != .fatal else { throw fail("a fatal issue in a summary: \(entry.examples)") }
-            if entry.kind.severity == .rowError { rowErrors[entry.kind.file, default: 0] += entry.count }
-            for example in entry.examples { try checkPlace(example) }
+            let kind = entry.kind
+            guard kind.severity != .fatal else { throw fail("a fatal issue in a summary: \(entry.examples)") }
+            if kind.severity == .rowError { rowErrors[kind.file, default: 0] += entry.count }
+            if kind.code == "TIME_GOES_BACKWARDS" {
+                guard kind.severity == .rowError, kind.file == "stop_times.txt" else { throw fail("\(kind): not a row error of stop_times.txt") }
+                tripsGoingBackwards += entry.count
+            }
+            if let canonical = kind.canonical {
+                guard let rule = CanonicalNotice.rules[canonical] else { throw fail("\(kind): \(canonical) is not in CanonicalNotice.rules") }
+                if kind.severity == .fieldError && rule.severity != .error {
+                    throw fail("\(kind): a field error for a canonical \(rule.severity.rawValue)")
+                }
+            } else if kind.severity == .fieldError {
+                throw fail("\(kind): a field error without a canonical code")
+            }
+            for example in entry.examples {
+                try checkPlace(example)
+                guard example.severity == kind.severity, example.code == kind.code, example.canonical == kind.canonical else {
+                    throw fail("an example \(example) filed under \(kind)")
+                }
+            }
+        }
+        // One row error per trip left out, which takes back all of the trip's stop times.
+        guard tripsGoingBackwards == sink.leftOutTrips.count else {
+            throw fail("\(tripsGoingBackwards) trips going backwards reported, \(sink.leftOutTrips.count) left out: \(sink.leftOutTrips)")
         }
         for stats in summary.files {
             guard stats.present == (files[stats.file] != nil), stats.rowsLoaded == sink.rows[stats.file, default: 0],
                   stats.rowsRead >= stats.rowsLoaded else {
                 throw fail("\(stats.file): \(stats), but the sink got \(sink.rows[stats.file, default: 0]) rows")
             }
-            guard stats.rowsSkipped == rowErrors[stats.file, default: 0] else {
-                throw fail("\(stats.file): \(stats.rowsSkipped) rows skipped but \(rowErrors[stats.file, default: 0]) row errors reported")
+            var skipped = rowErrors[stats.file, default: 0]
+            if stats.file == "stop_times.txt" { skipped += sink.stopTimesTakenBack - tripsGoingBackwards }
+            guard stats.rowsSkipped == skipped else {
+                throw fail("\(stats.file): \(stats.rowsSkipped) rows skipped but \(rowErrors[stats.file, default: 0]) row errors reported"
+                           + (stats.file == "stop_times.txt" ? " (\(tripsGoingBackwards) of them trips going backwards, \(sink.stopTimesTakenBack) rows taken back)" : ""))
             }
         }
         let snapshot = sink.snapshot.snapshot
@@ -236,11 +268,102 @@ public enum GTFSCheck {
         return .loaded(digest, firstRowError: firstRowError)
     }
 
-    /// Seeds: each sampled file under its own selector, and each base file as it is.
+    /// Files of `base` that break the canonical rules the loader acts on, each with rows it
+    /// must keep: times going backwards (in a trip whose rows come in two runs, too), parent
+    /// stations of the wrong type, a two-way exit gate, a traversal time of 0, shape points
+    /// at one distance, a missing shape, transfers to nothing, route types and colours.
+    public static let ruleBreaking: [String: String] = [
+        "stop_times.txt": """
+            trip_id,arrival_time,departure_time,stop_id,stop_sequence,stop_headsign,pickup_type,drop_off_type,shape_dist_traveled
+            STBA,6:00:00,6:00:00,STAGECOACH,1,,,,
+            STBA,5:50:00,5:50:00,BEATTY_AIRPORT,2,,,,
+            CITY1,6:00:00,6:00:00,STAGECOACH,1,,,,
+            CITY1,6:05:00,6:07:00,NANAA,2,,,,
+            CITY2,6:28:00,6:30:00,EMSI,1,,,,
+            CITY2,6:35:00,6:34:00,DADAN,2,,,,
+            CITY1,6:12:00,6:14:00,NADAV,3,,,,
+            CITY1,6:10:00,6:16:00,EMSI,4,,,,
+            AB1,8:10:00,8:15:00,BULLFROG,2,,,,
+            AB1,8:00:00,8:00:00,BEATTY_AIRPORT,1,,,,
+            AB2,12:05:00,12:05:00,BULLFROG,1,,,,
+            AB2,12:15:00,12:15:00,BEATTY_AIRPORT,2,,,,
+
+            """,
+        "stops.txt": """
+            stop_id,stop_name,stop_desc,stop_lat,stop_lon,zone_id,stop_url,location_type,parent_station,level_id
+            FUR_CREEK_RES,Furnace Creek Resort (Demo),,36.425288,-117.133162,,,,BEATTY_AIRPORT,
+            BEATTY_AIRPORT,Nye County Airport (Demo),,36.868446,-116.784582,,,1,STAGECOACH,
+            BULLFROG,Bullfrog (Demo),,36.881080,-116.817970,,,,NOWHERE,
+            STAGECOACH,Stagecoach Hotel & Casino (Demo),,36.915682,-116.751677,,,1,,L0
+            NADAV,North Ave / D Ave N (Demo),,36.914893,-116.768210,,,2,STAGECOACH,
+            NANAA,North Ave / N A Ave (Demo),,36.914944,-116.761472,,,2,NADAV,
+            DADAN,Doing Ave / D Ave N (Demo),,36.909489,-116.768242,,,,,
+            EMSI,E Main St / S Irving St (Demo),,36.905697,-116.762180,,,,,
+            AMV,Amargosa Valley (Demo),,36.641496,-116.400940,,,,,
+            STAGECOACH_P1,Stagecoach Platform 1,,,,,,0,STAGECOACH,L1
+            STAGECOACH_B1,Boarding area,,,,,,4,STAGECOACH_P1,L1
+            STAGECOACH_B2,Boarding area,,,,,,4,STAGECOACH,L1
+            STAGECOACH_N1,Node,,,,,,3,STAGECOACH_P1,L1
+
+            """,
+        "pathways.txt": """
+            pathway_id,from_stop_id,to_stop_id,pathway_mode,is_bidirectional,length,traversal_time,stair_count,max_slope,min_width,signposted_as,reversed_signposted_as
+            P1,STAGECOACH,STAGECOACH_P1,2,1,12.5,30,-20,0.05,1.2,Platform 1,Exit
+            P2,STAGECOACH_P1,STAGECOACH,7,1,3,0,,,,,
+            P3,STAGECOACH_P1,STAGECOACH,7,0,-3,x,,,,,
+
+            """,
+        "shapes.txt": """
+            shape_id,shape_pt_lat,shape_pt_lon,shape_pt_sequence,shape_dist_traveled
+            SH1,36.915682,-116.751677,1,0
+            SH1,36.900100,-116.760000,3,100
+            SH1,36.900000,-116.760000,2,100
+            SH1,36.900005,-116.760000,4,100
+            SH1,36.900005,-116.760000,5,100
+            SH1,36.868446,-116.784582,6,5200
+
+            """,
+        "trips.txt": """
+            route_id,service_id,trip_id,trip_headsign,direction_id,block_id,shape_id
+            AB,FULLW,AB1,to Bullfrog,0,1,NO_SHAPE
+            AB,FULLW,AB2,to Airport,2,2,
+            STBA,FULLW,STBA,Shuttle,x,,SH1
+            CITY,FULLW,CITY1,,0,,
+            CITY,FULLW,CITY2,,1,,
+            BFC,FULLW,BFC1,to Furnace Creek Resort,0,1,
+            BFC,FULLW,BFC2,to Bullfrog,1,2,
+            AAMV,WE,AAMV1,to Amargosa Valley,0,,
+            AAMV,WE,AAMV2,to Airport,1,,
+
+            """,
+        "transfers.txt": """
+            from_stop_id,to_stop_id,from_route_id,to_route_id,from_trip_id,to_trip_id,transfer_type,min_transfer_time
+            NANAA,NADAV,,,,,2,180
+            NOWHERE,NADAV,,,,,2,180
+            NANAA,NADAV,NO_ROUTE,AB,,,1,
+            NANAA,NADAV,,,AB1,NO_TRIP,1,
+            BULLFROG,BULLFROG,AB,BFC,AB1,BFC1,1,
+
+            """,
+        "routes.txt": """
+            route_id,agency_id,route_short_name,route_long_name,route_desc,route_type,route_url,route_color,route_text_color
+            AB,DTA,10,Airport - Bullfrog,,700,,red,0
+            BFC,DTA,20,Bullfrog - Furnace Creek Resort,,1799,,,
+            STBA,DTA,30,Stagecoach - Airport Shuttle,,3,,,
+            CITY,DTA,40,City,,3,,,
+            AAMV,DTA,50,Airport - Amargosa Valley,,3,,FFCC00,000000
+            NINE,DTA,90,Nine,,9,,,
+
+            """,
+    ]
+
+    /// Seeds: each sampled file under its own selector, each base file as it is, and the
+    /// files breaking the canonical rules.
     public static func seeds(_ samples: [FeedSample]) -> [[UInt8]] {
         var out: [[UInt8]] = []
         for (i, spec) in GTFSSchema.files.enumerated() {
             out.append([UInt8(i)] + Array(base[spec.fileName]!.utf8))
+            if let b = ruleBreaking[spec.fileName] { out.append([UInt8(i)] + Array(b.utf8)) }
             for s in samples { if let b = s.files[spec.fileName] { out.append([UInt8(i)] + b) } }
         }
         return out
@@ -267,6 +390,10 @@ final class CheckingSink: GTFSRowSink {
     private(set) var stopsWithoutCoordinates = Set<Int>()
     /// A running hash of every value, to compare two loads.
     private(set) var digest: UInt64 = 0xCBF2_9CE4_8422_2325
+
+    /// Trips `leaveOut` took back, and their stop times.
+    private(set) var leftOutTrips: [[UInt8]] = []
+    private(set) var stopTimesTakenBack = 0
 
     private var current: GTFSFileSpec?
     private var named: Set<Int>?
@@ -335,17 +462,39 @@ final class CheckingSink: GTFSRowSink {
             }
         }
         func note(_ column: String, as target: String) { if let v = id(column) { loaded[target, default: []].insert(v) } }
+        func int(_ name: String) -> Int? {
+            if case .int(let n)? = spec.columnIndex(name).map({ checked[$0] }) { return n }
+            return nil
+        }
         switch file {
         case "agency.txt": note("agency_id", as: "agency")
         case "stops.txt":
             note("stop_id", as: "stop")
             if case .null = checked[spec.columnIndex("stop_lat")!] { stopsWithoutCoordinates.insert(rows[file, default: 0]) }
+            if let stop = id("stop_id") { stopTypes[stop] = int("location_type") ?? 0 }
+            if let stop = id("stop_id"), let parent = id("parent_station") { stopParents.append((stop, parent)) }
         case "routes.txt": mustExist("agency_id", in: "agency"); note("route_id", as: "route")
         case "calendar.txt", "calendar_dates.txt": note("service_id", as: "service")
-        case "trips.txt": mustExist("route_id", in: "route"); mustExist("service_id", in: "service"); note("trip_id", as: "trip")
-        case "stop_times.txt": mustExist("trip_id", in: "trip"); mustExist("stop_id", in: "stop")
+        case "shapes.txt": note("shape_id", as: "shape")
+        case "trips.txt":
+            mustExist("route_id", in: "route"); mustExist("service_id", in: "service"); mustExist("shape_id", in: "shape")
+            note("trip_id", as: "trip")
+        case "stop_times.txt":
+            mustExist("trip_id", in: "trip"); mustExist("stop_id", in: "stop")
+            if let trip = id("trip_id"), let sequence = int("stop_sequence") {
+                if trip != stopTimeRuns.last?.trip { stopTimeRuns.append((trip, [])) }
+                stopTimeRuns[stopTimeRuns.count - 1].rows.append((sequence, int("arrival_time"), int("departure_time")))
+            }
         case "frequencies.txt": mustExist("trip_id", in: "trip")
-        case "pathways.txt": mustExist("from_stop_id", in: "stop"); mustExist("to_stop_id", in: "stop")
+        case "transfers.txt":
+            mustExist("from_stop_id", in: "stop"); mustExist("to_stop_id", in: "stop")
+            mustExist("from_route_id", in: "route"); mustExist("to_route_id", in: "route")
+            mustExist("from_trip_id", in: "trip"); mustExist("to_trip_id", in: "trip")
+        case "pathways.txt":
+            mustExist("from_stop_id", in: "stop"); mustExist("to_stop_id", in: "stop")
+            if int("pathway_mode") == 7 && int("is_bidirectional") != 0 {
+                record("pathways.txt: a two-way exit gate (pathway_mode 7, is_bidirectional 1) loaded as it is")
+            }
         default: break
         }
         var h = digest
@@ -359,10 +508,22 @@ final class CheckingSink: GTFSRowSink {
 
     /// stop_times.txt rows per trip_id, for `leaveOut`.
     private var stopTimesOfTrip: [[UInt8]: Int] = [:]
+    /// stops.txt: each stop's location_type, and the (stop, parent_station) pairs.
+    private var stopTypes: [[UInt8]: Int] = [:]
+    private var stopParents: [(stop: [UInt8], parent: [UInt8])] = []
+    /// stop_times.txt as runs of one trip's rows (as the loader checks them): stop_sequence,
+    /// arrival and departure.
+    private var stopTimeRuns: [(trip: [UInt8], rows: [(sequence: Int, arrival: Int?, departure: Int?)])] = []
+
     func leaveOut(trips: [String]) throws {
         if current?.fileName != "stop_times.txt" { record("leaveOut outside stop_times.txt") }
+        if !leftOutTrips.isEmpty { record("leaveOut twice") }
         for t in trips {
-            guard let n = stopTimesOfTrip[Array(t.utf8)] else { record("leaveOut of trip \(t), which has no stop times"); continue }
+            let trip = Array(t.utf8)
+            guard let n = stopTimesOfTrip[trip] else { record("leaveOut of trip \(t), which has no stop times"); continue }
+            if leftOutTrips.contains(trip) { record("leaveOut of trip \(t) twice") }
+            leftOutTrips.append(trip)
+            stopTimesTakenBack += n
             rows["stop_times.txt", default: 0] -= n
         }
         try snapshot.leaveOut(trips: trips)
@@ -372,7 +533,46 @@ final class CheckingSink: GTFSRowSink {
         if spec != current { record("endFile(\(spec.fileName)) while in \(current?.fileName ?? "no file")") }
         current = nil
         ended.append(spec.fileName)
+        switch spec.fileName {
+        case "stops.txt": checkParents()
+        case "stop_times.txt": checkTimesGoForward()
+        default: break
+        }
         try snapshot.endFile(spec)
+    }
+
+    private func show(_ id: [UInt8]) -> String { String(decoding: id, as: UTF8.self).debugDescription }
+
+    /// No station has a parent station; a parent kept is of the type its child needs (a
+    /// station; a platform for a boarding area) when its row is loaded.
+    private func checkParents() {
+        for (stop, parent) in stopParents {
+            let type = stopTypes[stop] ?? 0
+            if type == 1 { record("stops.txt: station \(show(stop)) loaded with parent_station \(show(parent))") }
+            if let parentType = stopTypes[parent], parentType != (type == 4 ? 0 : 1) {
+                record("stops.txt: \(show(stop)) (location_type \(type)) loaded with parent \(show(parent)) of location_type \(parentType)")
+            }
+        }
+    }
+
+    /// In every run of a kept trip's stop times, in stop_sequence order: no departure before
+    /// its arrival, no time before the last one of the stops before (an untimed stop holds it).
+    private func checkTimesGoForward() {
+        let out = Set(leftOutTrips)
+        for run in stopTimeRuns where !out.contains(run.trip) {
+            var previous: Int?
+            for r in run.rows.sorted(by: { $0.sequence < $1.sequence }) {
+                if let a = r.arrival, let d = r.departure, d < a {
+                    record("stop_times.txt: trip \(show(run.trip)) kept, leaving stop_sequence \(r.sequence) at \(d) before arriving at \(a)")
+                    return
+                }
+                if let previous, let t = r.arrival ?? r.departure, t < previous {
+                    record("stop_times.txt: trip \(show(run.trip)) kept, at stop_sequence \(r.sequence) at \(t), before \(previous)")
+                    return
+                }
+                previous = r.departure ?? r.arrival ?? previous
+            }
+        }
     }
 
     /// Why a value does not fit its column, or nil.

@@ -33,6 +33,7 @@ public enum CanonicalNotice {
         Rule(code: "duplicated_column", severity: .error, summary: "The header names a column twice."),
         Rule(code: "invalid_row_length", severity: .error, summary: "A row has more or fewer fields than the header."),
         Rule(code: "unknown_column", severity: .info, summary: "A column that is not part of GTFS Schedule."),
+        Rule(code: "unsorted_stop_times", severity: .info, summary: "A trip's rows in stop_times.txt are not in stop_sequence order."),
         Rule(code: "unknown_file", severity: .info, summary: "A file that is not part of GTFS Schedule."),
         // Values
         Rule(code: "missing_required_field", severity: .error, summary: "A value the row must have is empty."),
@@ -58,6 +59,8 @@ public enum CanonicalNotice {
         // Times
         Rule(code: "stop_time_with_arrival_before_previous_departure_time", severity: .error, summary: "A trip arrives at a stop before it left the one before."),
         // Shapes and pathways
+        Rule(code: "decreasing_shape_distance", severity: .error, summary: "A shape's shape_dist_traveled goes down from one point to the next."),
+        Rule(code: "decreasing_or_equal_stop_time_distance", severity: .error, summary: "A trip's shape_dist_traveled does not grow from one stop to the next."),
         Rule(code: "equal_shape_distance_diff_coordinates", severity: .error, summary: "Two consecutive shape points at the same shape_dist_traveled but far apart."),
         Rule(code: "equal_shape_distance_diff_coordinates_distance_below_threshold", severity: .warning, summary: "Two consecutive shape points at the same shape_dist_traveled, less than 1.11 m apart."),
         Rule(code: "equal_shape_distance_same_coordinates", severity: .warning, summary: "A shape point repeated: the same place and shape_dist_traveled as the one before."),
@@ -71,6 +74,10 @@ public enum CanonicalNotice {
         Rule(code: "missing_recommended_file", severity: .warning, summary: "A file the best practices ask for (feed_info.txt) is not there."),
         Rule(code: "missing_recommended_field", severity: .warning, summary: "A value the best practices ask for is empty (feed_info's dates and version, a route's agency_id)."),
         Rule(code: "missing_feed_contact_email_and_url", severity: .warning, summary: "feed_info.txt gives neither a contact e-mail nor a contact URL."),
+        // Shapes and speeds
+        Rule(code: "stop_too_far_from_shape", severity: .warning, summary: "A stop more than 100 m from the shape its trip follows."),
+        Rule(code: "fast_travel_between_consecutive_stops", severity: .warning, summary: "A trip faster than its kind of vehicle goes between two consecutive stops."),
+        Rule(code: "fast_travel_between_far_stops", severity: .warning, summary: "A trip faster than its kind of vehicle goes over 10 km or more."),
         // What no trip uses
         Rule(code: "unused_shape", severity: .warning, summary: "A shape no trip follows."),
         Rule(code: "unused_station", severity: .info, summary: "A station no location names as its parent."),

@@ -100,6 +100,7 @@ public final class GTFSFeedLoader {
     private var stopHasCoordinates: [Bool] = []  // by the first pass, per stop index
     private var stopLocationType: [Int8] = []    // by the first pass, per stop index (-1: not a location type)
     private var routes = IdTable(capacity: 256)
+    private var routeTypes: [Int] = []
     private var calendarServices = IdTable(capacity: 64)
     private var services = IdTable(capacity: 64)      // calendar ∪ calendar_dates
     private var shapes = IdTable(capacity: 1024)
@@ -109,7 +110,7 @@ public final class GTFSFeedLoader {
     /// the common case without touching a large hash set; larger values use `compositeKeys`.
     private var tripSequenceMask: [UInt64] = []
     /// The stop_times rows of the trip being read, for `checkTimesGoForward`.
-    private var tripRun: (trip: Int32, rows: [(sequence: Int, arrival: Int?, departure: Int?, line: Int, stop: Int32)]) = (-1, [])
+    private var tripRun: (trip: Int32, rows: [(sequence: Int, arrival: Int?, departure: Int?, line: Int, stop: Int32, distance: Double?)]) = (-1, [])
     /// Per trip, its stop_times rows handed to the sink; trips left out (times going backwards).
     private var tripStopTimes: [Int32] = []
     private var leftOutTrips = Set<Int32>()
@@ -430,7 +431,9 @@ public final class GTFSFeedLoader {
                         let (code, canonical, message) = describeInvalid(column.kind, bytes)
                         let shown = String(decoding: bytes, as: UTF8.self)
                         if plans[col].lenient {
-                            // A canonical ERROR drops the value (field error); a WARNING keeps the row as it is.
+                            // A canonical ERROR: a field error; a WARNING (a number outside an
+                            // enumeration): a warning. Either way the row is kept and the value,
+                            // which cannot be stored as it is, is stored as empty.
                             if CanonicalNotice.rules[canonical]?.severity == .error {
                                 fieldError(code, canonical: canonical, run, line, field: column.name, value: shown, message + "; stored as empty")
                             } else {
@@ -473,36 +476,54 @@ public final class GTFSFeedLoader {
     /// several runs has each run checked on its own. A trip that goes backwards is left out
     /// whole (a canonical error: no rider can take it as written), with one row error at its
     /// first bad stop time; its rows already handed over are taken back (`GTFSRowSink.leaveOut`).
-    private func checkTimesGoForward(_ run: FileRun, _ line: Int, trip: Int32, sequence: Int, arrival: Int?, departure: Int?, stop: Int32) throws {
+    private func checkTimesGoForward(_ run: FileRun, _ line: Int, trip: Int32, sequence: Int, arrival: Int?, departure: Int?, stop: Int32,
+                                     distance: Double?) throws {
         if tripRun.trip != trip { try flushTripRun(run) }
         tripRun.trip = trip
-        tripRun.rows.append((sequence, arrival, departure, line, stop))
+        tripRun.rows.append((sequence, arrival, departure, line, stop, distance))
     }
 
     private func flushTripRun(_ run: FileRun) throws {
         defer { tripRun.rows.removeAll(keepingCapacity: true); tripRun.trip = -1 }
         guard tripRun.rows.count > 0, !leftOutTrips.contains(tripRun.trip) else { return }
         func clock(_ t: Int) -> String { String(format: "%d:%02d:%02d", t / 3600, t / 60 % 60, t % 60) }
+        let trip = tripRun.trip
+        func id() -> String { trips.key(trip) }
         if !tripRun.rows.indices.dropFirst().allSatisfy({ tripRun.rows[$0 - 1].sequence < tripRun.rows[$0].sequence }) {
+            let first = tripRun.rows.indices.dropFirst().first { tripRun.rows[$0 - 1].sequence >= tripRun.rows[$0].sequence }!
+            summary.issues.add(GTFSIssue(.note, "STOP_TIMES_NOT_IN_ORDER", canonical: "unsorted_stop_times", file: run.spec.fileName,
+                                         line: tripRun.rows[first].line, field: "stop_sequence", value: String(tripRun.rows[first].sequence),
+                                         "trip \(id())'s rows are not in stop_sequence order (this one follows \(tripRun.rows[first - 1].sequence)); read in order"))
             tripRun.rows.sort { $0.sequence < $1.sequence }
         }
-        let id = trips.key(tripRun.trip)
         var previous: Int?
         for r in tripRun.rows {
             if let a = r.arrival, let d = r.departure, d < a {
                 leftOutTrips.insert(tripRun.trip)
                 try rowError("TIME_GOES_BACKWARDS", canonical: "start_and_end_range_out_of_order", run, r.line, field: "departure_time", value: clock(d),
-                             "before this stop's arrival_time \(clock(a)); trip \(id) is left out")
+                             "before this stop's arrival_time \(clock(a)); trip \(id()) is left out")
                 return
             } else if let previous, let t = r.arrival ?? r.departure, t < previous {
                 leftOutTrips.insert(tripRun.trip)
                 try rowError("TIME_GOES_BACKWARDS", run, r.line, field: r.arrival != nil ? "arrival_time" : "departure_time", value: clock(t),
-                             "earlier than the trip's time at the stop before it (\(clock(previous))); trip \(id) is left out")
+                             "earlier than the trip's time at the stop before it (\(clock(previous))); trip \(id()) is left out")
                 return
             }
             previous = r.departure ?? r.arrival ?? previous   // an untimed stop holds the next to the last time
         }
-        rules.tripStops(tripRun.trip, id: id, stops: tripRun.rows.map(\.stop))
+        // shape_dist_traveled must grow along the trip (canonical ERROR; reported, kept: the
+        // distances only place stops along the shape).
+        var lastDistance: (value: Double, sequence: Int)?
+        for r in tripRun.rows {
+            guard let d = r.distance else { continue }
+            if let last = lastDistance, d <= last.value {
+                warning("DISTANCE_NOT_GROWING", canonical: "decreasing_or_equal_stop_time_distance", run, r.line, field: "shape_dist_traveled",
+                        value: String(d), "not more than at the trip's stop before it (sequence \(last.sequence): \(last.value)); trip \(id())")
+                break
+            }
+            lastDistance = (d, r.sequence)
+        }
+        rules.tripStops(tripRun.trip, id: id, rows: tripRun.rows.map { ($0.stop, $0.arrival, $0.departure, $0.line) })
     }
 
     /// Two consecutive points of a shape (by shape_pt_sequence) at the same
@@ -512,13 +533,19 @@ public final class GTFSFeedLoader {
     /// coordinates; the distances only place stops along it).
     private func flushShapeRun(_ run: FileRun) {
         defer { shapeRun.rows.removeAll(keepingCapacity: true); shapeRun.shape = -1 }
-        guard shapeRun.rows.count > 1 else { return }
+        guard shapeRun.rows.count > 0 else { return }
         if !shapeRun.rows.indices.dropFirst().allSatisfy({ shapeRun.rows[$0 - 1].sequence < shapeRun.rows[$0].sequence }) {
             shapeRun.rows.sort { $0.sequence < $1.sequence }
         }
+        rules.shapePoints(shapeRun.shape, lat: shapeRun.rows.map(\.lat), lon: shapeRun.rows.map(\.lon))
         for i in 1..<shapeRun.rows.count {
             let a = shapeRun.rows[i - 1], b = shapeRun.rows[i]
-            guard let da = a.distance, let db = b.distance, da == db else { continue }
+            guard let da = a.distance, let db = b.distance, da >= db else { continue }
+            if db < da {
+                warning("SHAPE_DISTANCE_DECREASES", canonical: "decreasing_shape_distance", run, b.line, field: "shape_dist_traveled", value: String(db),
+                        "less than at the point before it (sequence \(a.sequence): \(da)): distances must grow along a shape")
+                continue
+            }
             let meters = Self.haversineMeters(a.lat, a.lon, b.lat, b.lon)
             let shown = b.distance.map { String($0) }
             if meters == 0 {
@@ -574,7 +601,8 @@ public final class GTFSFeedLoader {
             } else if !compositeKeys.insert(UInt64(UInt32(bitPattern: trip)) << 32 | UInt64(sequence)) {
                 return try duplicate(ctx, line, "stop_sequence", v[4])
             }
-            try checkTimesGoForward(ctx, line, trip: trip, sequence: sequence, arrival: int(v[1]), departure: int(v[2]), stop: stop)
+            try checkTimesGoForward(ctx, line, trip: trip, sequence: sequence, arrival: int(v[1]), departure: int(v[2]), stop: stop,
+                                    distance: text(v[10]).flatMap(FieldParsing.decimal))
             tripStopTimes[Int(trip)] += 1
             return true
 
@@ -651,7 +679,7 @@ public final class GTFSFeedLoader {
             if stopLoaded[idx] { return try duplicate(ctx, line, "stop_id", v[0]) }
             stopLoaded[idx] = true
             rules.stop(Int32(idx), id: string(v[0])!, line: line, name: string(v[2]), description: string(v[4]), type: locationType,
-                       parent: text(v[10]).flatMap { stops.find($0) })
+                       parent: text(v[10]).flatMap { stops.find($0) }, lat: text(v[5]).flatMap(FieldParsing.decimal), lon: text(v[6]).flatMap(FieldParsing.decimal))
             return true
 
         case .routes:
@@ -679,6 +707,7 @@ public final class GTFSFeedLoader {
                         "an extended route type (Google's list), not one of the GTFS reference's; loaded, read by its family (\(type / 100 * 100))")
             }
             guard routes.insert(text(v[0])!).inserted else { return try duplicate(ctx, line, "route_id", v[0]) }
+            routeTypes.append(type)
             rules.route(id: string(v[0])!, line: line, agency: string(v[1]), agencyGiven: text(v[1]) != nil, type: type,
                         shortName: string(v[2]), longName: string(v[3]), description: string(v[4]))
             return true
@@ -735,7 +764,8 @@ public final class GTFSFeedLoader {
             tripService.append(service)
             tripSequenceMask.append(0)
             tripStopTimes.append(0)
-            rules.trip(Int32(trips.count - 1), line: line, headsign: string(v[3]), shape: text(v[7]).flatMap { shapes.find($0) })
+            rules.trip(Int32(trips.count - 1), line: line, headsign: text(v[3]), shape: text(v[7]).flatMap { shapes.find($0) },
+                       routeType: routeTypes[Int(routes.find(text(v[0])!)!)])
             return true
 
         case .frequencies:

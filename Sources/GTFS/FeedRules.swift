@@ -11,8 +11,23 @@ import TransitModel
 final class FeedRules {
     private(set) var issues: [GTFSIssue] = []
 
+    // Names compared without regard to case: each distinct lowercased name once, as a number.
+    private var nameKeys: [String: Int32] = [:]
+    private func nameKey(_ name: String) -> Int32 {
+        let lower = name.lowercased()
+        if let k = nameKeys[lower] { return k }
+        let k = Int32(nameKeys.count)
+        nameKeys[lower] = k
+        return k
+    }
+
     // Stops, by the loader's stop index (`stops` IdTable).
     private var stopName: [String?] = []
+    private var stopNameKey: [Int32] = []
+    /// cos(latitude), for distances in a plane (`distance`).
+    private var stopCosLat: [Double] = []
+    /// Degrees; NaN without coordinates of its own.
+    private var stopLat: [Double] = [], stopLon: [Double] = []
     private var stopType: [Int8] = []
     private var stopLine: [Int32] = []
     private var stopId: [String] = []
@@ -22,9 +37,22 @@ final class FeedRules {
     // Routes: (agency, type, short name, long name) -> the first route with them.
     private var routeNames: [String: (id: String, line: Int)] = [:]
 
-    // Trips, by trip index: headsign (for the rule on intermediate stops).
-    private var tripHeadsign: [String?] = []
+    // Trips, by trip index: headsign (an index into `headsigns`, -1: none).
+    private var tripHeadsign: [Int32] = []
+    /// Distinct headsigns (thousands of trips share a few dozen), with their lowercased
+    /// name's key and whether they are in one case.
+    private var headsigns = IdTable(capacity: 256)
+    private var headsignKey: [Int32] = [], headsignOneCase: [String?] = []
     private var tripLine: [Int32] = []
+    private var tripShape: [Int32] = []
+    private var tripRouteType: [Int16] = []
+
+    // Shape points in shape_pt_sequence order: shape -> pointOffsets[s] ..< pointOffsets[s + 1]
+    // (shapes without points: an empty range).
+    private var shapeFirstPoint: [Int32] = [], shapePointCount: [Int32] = []
+    private var pointLat: [Double] = [], pointLon: [Double] = []
+    /// (shape, stop) pairs already measured (`stopTooFarFromShape`).
+    private var measured = Set<UInt64>()
 
     // Shapes, by shape index: the first line of each; used by a trip.
     private var shapeLine: [Int32] = []
@@ -41,13 +69,16 @@ final class FeedRules {
                                 field: field, value: value, "spaces or tabs before or after the value; loaded without them"))
     }
 
-    func stop(_ index: Int32, id: String, line: Int, name: String?, description: String?, type: Int, parent: Int32?) {
+    func stop(_ index: Int32, id: String, line: Int, name: String?, description: String?, type: Int, parent: Int32?, lat: Double?, lon: Double?) {
         let i = Int(index)
         grow(&stopName, to: i + 1, nil); grow(&stopType, to: i + 1, -1); grow(&stopLine, to: i + 1, 0)
         grow(&stopId, to: i + 1, ""); grow(&isParent, to: i + 1, false)
+        grow(&stopLat, to: i + 1, .nan); grow(&stopLon, to: i + 1, .nan); grow(&stopNameKey, to: i + 1, -1); grow(&stopCosLat, to: i + 1, 1)
         stopName[i] = name; stopType[i] = Int8(type); stopLine[i] = Int32(line); stopId[i] = id
+        if let name { stopNameKey[i] = nameKey(name) }
+        if let lat, let lon { stopLat[i] = lat; stopLon[i] = lon; stopCosLat[i] = cos(lat * .pi / 180) }
         if let parent { grow(&isParent, to: Int(parent) + 1, false); isParent[Int(parent)] = true }
-        if let name, let description, !name.isEmpty, name == description {
+        if let name, let description, !name.isEmpty, name.count == description.count, name.lowercased() == description.lowercased() {
             issues.append(GTFSIssue(.warning, "DESCRIPTION_IS_NAME", canonical: "same_name_and_description_for_stop", file: "stops.txt", line: line,
                                     field: "stop_desc", value: description, "stop_desc only repeats stop_name: say what the name does not (where the stop is, which side)"))
         }
@@ -71,12 +102,20 @@ final class FeedRules {
         }
     }
 
-    func trip(_ index: Int32, line: Int, headsign: String?, shape: Int32?) {
+    func trip(_ index: Int32, line: Int, headsign: UnsafeBufferPointer<UInt8>?, shape: Int32?, routeType: Int) {
         let i = Int(index)
-        grow(&tripHeadsign, to: i + 1, nil); grow(&tripLine, to: i + 1, 0)
-        tripHeadsign[i] = headsign; tripLine[i] = Int32(line)
+        grow(&tripHeadsign, to: i + 1, -1); grow(&tripLine, to: i + 1, 0); grow(&tripShape, to: i + 1, -1); grow(&tripRouteType, to: i + 1, -1)
+        tripLine[i] = Int32(line); tripShape[i] = shape ?? -1; tripRouteType[i] = Int16(clamping: routeType)
         if let shape { grow(&shapeUsed, to: Int(shape) + 1, false); shapeUsed[Int(shape)] = true }
-        if let headsign { mixedCase("trips.txt", line, "trip_headsign", headsign) }
+        guard let headsign else { return }
+        let (h, new) = headsigns.insert(headsign)
+        tripHeadsign[i] = h
+        if new {
+            let text = String(decoding: headsign, as: UTF8.self)
+            headsignKey.append(nameKey(text))
+            headsignOneCase.append(Self.oneCase(text))
+        }
+        if let which = headsignOneCase[Int(h)] { oneCaseNotice("trips.txt", line, "trip_headsign", headsigns.key(h), which) }
     }
 
     func shapeRow(_ index: Int32, line: Int) {
@@ -85,18 +124,127 @@ final class FeedRules {
         if shapeLine[i] == 0 { shapeLine[i] = Int32(line) }
     }
 
-    /// A trip's stops in stop_sequence order (one run of its rows): a headsign that names a
-    /// stop the trip passes before its last one.
-    func tripStops(_ trip: Int32, id: String, stops: [Int32]) {
-        guard Int(trip) < tripHeadsign.count, let headsign = tripHeadsign[Int(trip)], stops.count > 1 else { return }
-        let key = headsign.lowercased()
-        for s in stops.dropLast() where Int(s) < stopName.count {
-            if let name = stopName[Int(s)], name.lowercased() == key, stopName[Int(stops.last!)]?.lowercased() != key {
-                issues.append(GTFSIssue(.note, "HEADSIGN_IS_PASSED_STOP", canonical: "trip_headsign_matches_intermediate_stop", file: "trips.txt",
-                                        line: Int(tripLine[Int(trip)]), field: "trip_headsign", value: headsign,
-                                        "trip \(id) passes \(name) (\(stopId[Int(s)])) before its last stop: riders after it read a place already behind them"))
-                return
+    /// One shape's points in shape_pt_sequence order (its first run of rows, when its rows
+    /// are split in several).
+    func shapePoints(_ index: Int32, lat: [Double], lon: [Double]) {
+        let i = Int(index)
+        grow(&shapeFirstPoint, to: i + 1, 0); grow(&shapePointCount, to: i + 1, 0)
+        guard shapePointCount[i] == 0 else { return }
+        shapeFirstPoint[i] = Int32(pointLat.count); shapePointCount[i] = Int32(lat.count)
+        pointLat += lat; pointLon += lon
+    }
+
+    /// A trip's stop times in stop_sequence order (one run of its rows).
+    func tripStops(_ trip: Int32, id: () -> String, rows: [(stop: Int32, arrival: Int?, departure: Int?, line: Int)]) {
+        guard rows.count > 1 else { return }
+        stopsFarFromShape(trip, rows)
+        fastTravel(trip, id: id, rows)
+        headsignOfPassedStop(trip, id: id(), stops: rows.map(\.stop))
+    }
+
+    /// Stops more than 100 m from the shape their trip follows (each stop and shape once).
+    private func stopsFarFromShape(_ trip: Int32, _ rows: [(stop: Int32, arrival: Int?, departure: Int?, line: Int)]) {
+        guard Int(trip) < tripShape.count, tripShape[Int(trip)] >= 0 else { return }
+        let shape = Int(tripShape[Int(trip)])
+        guard shape < shapePointCount.count, shapePointCount[shape] > 0 else { return }
+        let first = Int(shapeFirstPoint[shape]), count = Int(shapePointCount[shape])
+        for r in rows {
+            let s = Int(r.stop)
+            guard s < stopLat.count, !stopLat[s].isNaN, measured.insert(UInt64(shape) << 32 | UInt64(s)).inserted else { continue }
+            let meters = Self.distanceToLine(lat: stopLat[s], lon: stopLon[s], pointLat, pointLon, first, count)
+            if meters > 100 {
+                issues.append(GTFSIssue(.warning, "STOP_FAR_FROM_SHAPE", canonical: "stop_too_far_from_shape", file: "stop_times.txt", line: r.line,
+                                        field: "stop_id", value: stopId[s],
+                                        String(format: "%.1f m from the shape its trip follows (more than 100 m): the stop or the shape is in the wrong place", meters)))
             }
+        }
+    }
+
+    /// Meters from a point to a polyline, in a plane tangent at the point (exact enough
+    /// within a city: the error at 10 km is a few meters).
+    static func distanceToLine(lat: Double, lon: Double, _ lats: [Double], _ lons: [Double], _ first: Int, _ count: Int) -> Double {
+        let rad = Double.pi / 180, r = 6_371_008.8
+        let kx = cos(lat * rad) * rad * r, ky = rad * r
+        var best = Double.infinity
+        var px = (lons[first] - lon) * kx, py = (lats[first] - lat) * ky
+        if count == 1 { return (px * px + py * py).squareRoot() }
+        for i in (first + 1)..<(first + count) {
+            let qx = (lons[i] - lon) * kx, qy = (lats[i] - lat) * ky
+            let dx = qx - px, dy = qy - py, len2 = dx * dx + dy * dy
+            let t = len2 > 0 ? max(0, min(1, -(px * dx + py * dy) / len2)) : 0
+            let x = px + t * dx, y = py + t * dy
+            best = min(best, x * x + y * y)
+            px = qx; py = qy
+        }
+        return best.squareRoot()
+    }
+
+    /// Meters between two stops with coordinates, in a plane (under 0.1% off the great
+    /// circle below 100 km; a sine and a cosine per pair cost a tenth of the import).
+    @inline(__always) private func distance(_ a: Int, _ b: Int) -> Double {
+        let k = 6_371_008.8 * Double.pi / 180
+        let dy = (stopLat[b] - stopLat[a]) * k, dx = (stopLon[b] - stopLon[a]) * k * 0.5 * (stopCosLat[a] + stopCosLat[b])
+        return (dx * dx + dy * dy).squareRoot()
+    }
+
+    /// Faster than a vehicle of the route's type can go (km/h), between consecutive timed
+    /// stops, or over the first 10 km from a stop ("far stops"); once per trip each.
+    private func fastTravel(_ trip: Int32, id: () -> String, _ rows: [(stop: Int32, arrival: Int?, departure: Int?, line: Int)]) {
+        guard Int(trip) < tripRouteType.count else { return }
+        let limit: Double = switch Int(tripRouteType[Int(trip)]) {
+        case 0: 100; case 1: 150; case 2: 500; case 3: 150; case 4: 80; case 5: 30; case 6, 7: 50; case 11, 12: 150; default: 200 }
+        // Distance from the first stop along the stops (straight lines between consecutive ones).
+        var along = [Double](repeating: 0, count: rows.count)
+        for i in 1..<rows.count {
+            let a = Int(rows[i - 1].stop), b = Int(rows[i].stop)
+            guard a < stopLat.count, b < stopLat.count, !stopLat[a].isNaN, !stopLat[b].isNaN else { return }
+            along[i] = along[i - 1] + distance(a, b)
+        }
+        // Times in whole minutes may each be up to a minute off: a minute more is allowed
+        // (1.9 km in "1 min" between two rounded times is not 113 km/h).
+        func kmh(_ meters: Double, _ seconds: Int) -> Double {
+            meters / 1000 / (Double(seconds % 60 == 0 ? max(0, seconds) + 60 : max(60, seconds)) / 3600)
+        }
+        func say(_ code: String, _ canonical: String, _ i: Int, _ j: Int, _ speed: Double) {
+            issues.append(GTFSIssue(.warning, code, canonical: canonical, file: "stop_times.txt", line: rows[j].line, field: "stop_id",
+                                    value: stopId[Int(rows[j].stop)],
+                                    String(format: "trip %@ covers %.1f km from %@ (line %d) in %d min: %.0f km/h, more than %.0f km/h", id(),
+                                           (along[j] - along[i]) / 1000, stopId[Int(rows[i].stop)], rows[i].line,
+                                           max(1, ((rows[j].arrival ?? rows[j].departure!) - (rows[i].departure ?? rows[i].arrival!)) / 60), speed, limit)))
+        }
+        // Consecutive timed stops (untimed ones between them are skipped over).
+        var previous: Int?
+        for j in rows.indices where rows[j].arrival != nil || rows[j].departure != nil {
+            if let i = previous {
+                let seconds = (rows[j].arrival ?? rows[j].departure!) - (rows[i].departure ?? rows[i].arrival!)
+                let d = along[j] - along[i], v = kmh(d, seconds)
+                if d < 10_000 && v > limit { say("TOO_FAST", "fast_travel_between_consecutive_stops", i, j, v); break }
+            }
+            previous = j
+        }
+        // Far stops: from each timed stop, the first timed stop 10 km or more along.
+        var j = 0
+        for i in rows.indices where rows[i].arrival != nil || rows[i].departure != nil {
+            j = max(j, i + 1)
+            while j < rows.count && (along[j] - along[i] < 10_000 || rows[j].arrival == nil && rows[j].departure == nil) { j += 1 }
+            guard j < rows.count else { break }
+            let seconds = (rows[j].arrival ?? rows[j].departure!) - (rows[i].departure ?? rows[i].arrival!)
+            let v = kmh(along[j] - along[i], seconds)
+            if v > limit { say("TOO_FAST", "fast_travel_between_far_stops", i, j, v); break }
+        }
+    }
+
+    /// A headsign that names a stop the trip passes before its last one (not when the last
+    /// stop has that name too: a loop, or a platform of the same station).
+    private func headsignOfPassedStop(_ trip: Int32, id: @autoclosure () -> String, stops: [Int32]) {
+        guard Int(trip) < tripHeadsign.count, tripHeadsign[Int(trip)] >= 0, stops.count > 1 else { return }
+        let h = tripHeadsign[Int(trip)], key = headsignKey[Int(h)]
+        guard Int(stops.last!) < stopNameKey.count, stopNameKey[Int(stops.last!)] != key else { return }
+        for s in stops.dropLast() where Int(s) < stopNameKey.count && stopNameKey[Int(s)] == key {
+            issues.append(GTFSIssue(.note, "HEADSIGN_IS_PASSED_STOP", canonical: "trip_headsign_matches_intermediate_stop", file: "trips.txt",
+                                    line: Int(tripLine[Int(trip)]), field: "trip_headsign", value: headsigns.key(h),
+                                    "trip \(id()) passes \(stopName[Int(s)] ?? "") (\(stopId[Int(s)])) before its last stop: riders after it read a place already behind them"))
+            return
         }
     }
 
@@ -105,17 +253,34 @@ final class FeedRules {
     /// word (all capitals) or more than one letter (all small) — a single word in capitals
     /// is often a code or an acronym ("UCD", "BART").
     private func mixedCase(_ file: String, _ line: Int, _ field: String, _ value: String) {
+        if let which = Self.oneCase(value) { oneCaseNotice(file, line, field, value, which) }
+    }
+
+    private func oneCaseNotice(_ file: String, _ line: Int, _ field: String, _ value: String, _ which: String) {
+        issues.append(GTFSIssue(.warning, "ONE_CASE_TEXT", canonical: "mixed_case_recommended_field", file: file, line: line, field: field, value: value,
+                                "all in \(which): riders read mixed case more easily"))
+    }
+
+    /// "capitals" or "small letters" when the text is in one case (see `mixedCase`), else nil.
+    static func oneCase(_ value: String) -> String? {
         var upper = 0, lower = 0, words = 0, inWord = false
         for c in value.unicodeScalars {
-            let p = c.properties
-            if p.isUppercase { upper += 1 } else if p.isLowercase { lower += 1 }
-            let letter = p.isAlphabetic
-            if letter && !inWord { words += 1 }
-            inWord = letter || c.properties.numericType != nil
+            let letter: Bool
+            if c.isASCII {
+                let b = UInt8(c.value)
+                if b >= 0x41 && b <= 0x5A { upper += 1; letter = true } else if b >= 0x61 && b <= 0x7A { lower += 1; letter = true } else { letter = false }
+                if letter && !inWord { words += 1 }
+                inWord = letter || (b >= 0x30 && b <= 0x39)
+            } else {
+                let p = c.properties
+                if p.isUppercase { upper += 1 } else if p.isLowercase { lower += 1 }
+                letter = p.isAlphabetic
+                if letter && !inWord { words += 1 }
+                inWord = letter || p.numericType != nil
+            }
         }
-        guard upper + lower > 1, upper == 0 || lower == 0, words > 1 || lower > 0 else { return }
-        issues.append(GTFSIssue(.warning, "ONE_CASE_TEXT", canonical: "mixed_case_recommended_field", file: file, line: line, field: field, value: value,
-                                "all in \(upper > 0 ? "capitals" : "small letters"): riders read mixed case more easily"))
+        guard upper + lower > 1, upper == 0 || lower == 0, words > 1 || lower > 0 else { return nil }
+        return upper > 0 ? "capitals" : "small letters"
     }
 
     // MARK: - The whole feed

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Coverage
 import Foundation
 import GTFS
 import TransitModel
@@ -197,19 +198,8 @@ struct ValidationReport: Encodable {
 
     /// One page an agency can open anywhere: styles inline, no scripts, no external assets.
     var html: String {
-        func esc(_ s: String) -> String {
-            var o = ""
-            for c in s {
-                switch c {
-                case "&": o += "&amp;"
-                case "<": o += "&lt;"
-                case ">": o += "&gt;"
-                case "\"": o += "&quot;"
-                default: o.append(c)
-                }
-            }
-            return o
-        }
+        // XML's escaping is HTML's too (and drops control characters a feed may hold).
+        func esc(_ s: String) -> String { CoverageSVG.escape(s) }
         let name = URL(fileURLWithPath: feed).lastPathComponent
         var h = """
             <!DOCTYPE html>

@@ -172,6 +172,7 @@ struct FeedLoaderServicePeriodTests {
             rows += 1
             if rows == failAt { throw SinkFailure(row: rows) }
         }
+        func leaveOut(trips: [String]) throws {}
         func endFile(_ spec: GTFSFileSpec) throws {}
     }
 

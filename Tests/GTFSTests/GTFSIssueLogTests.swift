@@ -49,10 +49,12 @@ struct GTFSIssueLogTests {
     @Test("severity order and raw values")
     func severity() {
         #expect(GTFSIssue.Severity.fatal < .rowError)
-        #expect(GTFSIssue.Severity.rowError < .warning)
+        #expect(GTFSIssue.Severity.rowError < .fieldError)
+        #expect(GTFSIssue.Severity.fieldError < .warning)
         #expect(GTFSIssue.Severity.warning < .note)
-        #expect(GTFSIssue.Severity.allCases.sorted() == [.fatal, .rowError, .warning, .note])
+        #expect(GTFSIssue.Severity.allCases.sorted() == [.fatal, .rowError, .fieldError, .warning, .note])
         #expect(GTFSIssue.Severity.rowError.rawValue == "row error")
+        #expect(GTFSIssue.Severity.fieldError.rawValue == "field error")
     }
 
     @Test("an issue: location, description, long values shortened")
@@ -68,6 +70,31 @@ struct GTFSIssueLogTests {
         let exact = GTFSIssue(.warning, "X", file: "f", value: String(repeating: "a", count: 80), "m")
         #expect(exact.value?.count == 80 && exact.value?.hasSuffix("...") == false)
         #expect(GTFSFatalError(i).description == "BAD_TIME at stop_times.txt:1234 field arrival_time (\"25:6x:00\"): not a time H:MM:SS")
+    }
+
+    @Test("canonical: the code CanonicalNotice gives ours unless one is given; its severity; kinds differ by it")
+    func canonical() throws {
+        let byDefault = GTFSIssue(.rowError, "BAD_TIME", file: "stop_times.txt", line: 2, "m")
+        #expect(byDefault.canonical == "invalid_time" && byDefault.canonicalSeverity == .error)
+        let given = GTFSIssue(.rowError, "BAD_TIME_RANGE", canonical: "start_and_end_range_equal", file: "frequencies.txt", line: 2, "m")
+        #expect(given.canonical == "start_and_end_range_equal")
+        let none = GTFSIssue(.warning, "VERY_LONG_VALUE", file: "stops.txt", line: 2, "m")
+        #expect(none.canonical == nil && none.canonicalSeverity == nil)
+        #expect(GTFSIssue(.warning, "EXTENDED_ROUTE_TYPE", file: "routes.txt", "m").canonicalSeverity == .warning)
+        #expect(GTFSIssue(.note, "EXTRA_COLUMN", file: "routes.txt", "m").canonicalSeverity == .info)
+
+        // One code, two canonical codes (frequencies' end before / at its start): two kinds.
+        var log = GTFSIssueLog()
+        log.add(GTFSIssue(.rowError, "BAD_TIME_RANGE", file: "frequencies.txt", line: 2, "m"))
+        log.add(GTFSIssue(.rowError, "BAD_TIME_RANGE", canonical: "start_and_end_range_equal", file: "frequencies.txt", line: 3, "m"))
+        log.add(GTFSIssue(.fieldError, "BAD_COLOR", file: "routes.txt", line: 4, "m"))
+        #expect(log.entries.map(\.kind.canonical) == ["start_and_end_range_out_of_order", "start_and_end_range_equal", "invalid_color"])
+        #expect(log.count(code: "BAD_TIME_RANGE") == 2)
+        #expect(log.count(.fieldError) == 1)
+        let decoded = try JSONDecoder().decode(GTFSIssueLog.self, from: try JSONEncoder().encode(log))
+        #expect(decoded.entries.map(\.kind) == log.entries.map(\.kind))
+        #expect(decoded.entries.last?.examples.first?.severity == .fieldError)
+        #expect(decoded.entries.last?.examples.first?.canonical == "invalid_color")
     }
 
     @Test("the log survives a JSON round trip")

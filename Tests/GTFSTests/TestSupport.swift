@@ -171,11 +171,23 @@ final class RecordingSink: GTFSRowSink {
         guard let spec = current else { Issue.record("row outside a file"); return }
         #expect(values.count == spec.columns.count)
         rowCounts[spec.fileName, default: 0] += 1
+        if spec.fileName == "stop_times.txt", case .raw(let b) = values[0] { stopTimesOfTrip[String(decoding: b, as: UTF8.self), default: 0] += 1 }
         if keep.contains(spec.fileName) {
             var row: [String: Value] = [:]
             for (i, column) in spec.columns.enumerated() { row[column.name] = Value(values[i]) }
             rows[spec.fileName, default: []].append(row)
         }
+    }
+
+    /// Trips taken back (`leaveOut`), and stop_times rows per trip to take them back from.
+    private(set) var leftOut: [String] = []
+    private var stopTimesOfTrip: [String: Int] = [:]
+
+    func leaveOut(trips: [String]) throws {
+        #expect(current?.fileName == "stop_times.txt")
+        leftOut += trips
+        for t in trips { rowCounts["stop_times.txt", default: 0] -= stopTimesOfTrip[t] ?? 0 }
+        rows["stop_times.txt"]?.removeAll { if case .text(let id)? = $0["trip_id"] { return trips.contains(id) }; return false }
     }
 
     func endFile(_ spec: GTFSFileSpec) throws {

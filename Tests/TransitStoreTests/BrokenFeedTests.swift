@@ -288,10 +288,11 @@ struct BrokenFeedTests {
         })
     }
 
-    @Test("invalid UTF-8 in stop_name: INVALID_UTF8 at stops.txt, line, stop_name; name stored as NULL, stop kept")
+    @Test("invalid UTF-8 in stop_name: INVALID_UTF8 (invalid_character) field error at stops.txt, line, stop_name; name stored as NULL, stop kept")
     func invalidUTF8InStopName() throws {
         // GTFSSchema: stop_name is optional text (optionalLenient): an invalid value is stored
-        // as NULL with a warning, and the stop is loaded. So stop_times naming the stop load.
+        // as NULL (a field error: canonical ERROR), and the stop is loaded. So stop_times
+        // naming the stop load.
         let line = 2
         try expectLoads({ folder in
             let start = try folder.byteOffset("stops.txt", line: line)
@@ -305,7 +306,7 @@ struct BrokenFeedTests {
             #expect(issue.file == "stops.txt")
             #expect(issue.line == line)
             #expect(issue.field == "stop_name")
-            #expect(issue.severity == .warning)
+            #expect(issue.severity == .fieldError && issue.canonical == "invalid_character")
             #expect(r.summary.issues.count(code: "INVALID_UTF8") == 1)
             #expect(try conn.query("SELECT stop_name FROM gtfs.stops WHERE feed_id = 'ct' AND stop_id = 'San Francisco Caltrain'") == [[nil]])
             // Counts consistent: no stop skipped, so no stop time loses its stop.
@@ -375,7 +376,7 @@ struct BrokenFeedTests {
 
     // MARK: - Warnings
 
-    @Test("warnings load the row: dangling parent_station, transfer to an unknown stop, unused agency")
+    @Test("a dangling parent_station: field error, the stop kept without it; a transfer to an unknown stop: row error, skipped; an unused agency: warning")
     func warnings() throws {
         try expectLoads(base: "bart-2018", { folder in
             #expect(try folder.field("stops.txt", line: 2, "stop_id") == "12TH")
@@ -384,22 +385,22 @@ struct BrokenFeedTests {
             try folder.setField("transfers.txt", line: 3, "to_stop_id", to: "NO_SUCH_STOP")
             try folder.appendLine("agency.txt", "EXTRA,Extra Agency,http://example.com,America/Los_Angeles,en")
         }, verify: { conn, r, good, _ in
-            #expect(r.summary.issues.count(.rowError) == 0)
+            #expect(r.summary.issues.count(.rowError) == 1)
 
             let dangling = try #require(examples(r.summary, code: "DANGLING_PARENT", file: "stops.txt").first)
-            #expect(dangling.severity == .warning)
+            #expect(dangling.severity == .fieldError && dangling.canonical == "foreign_key_violation")
             #expect(dangling.line == 2)
             #expect(dangling.field == "parent_station")
             #expect(dangling.value == "NO_SUCH_STATION")
-            #expect(try conn.scalar("SELECT parent_station FROM gtfs.stops WHERE feed_id = 'ct' AND stop_id = '12TH'") == "NO_SUCH_STATION")
+            #expect(try conn.query("SELECT parent_station FROM gtfs.stops WHERE feed_id = 'ct' AND stop_id = '12TH'") == [[nil]])
 
             let transfer = try #require(examples(r.summary, code: "UNKNOWN_STOP", file: "transfers.txt").first)
-            #expect(transfer.severity == .warning)
+            #expect(transfer.severity == .rowError && transfer.canonical == "foreign_key_violation")
             #expect(transfer.line == 3)
             #expect(transfer.field == "to_stop_id")
             #expect(transfer.value == "NO_SUCH_STOP")
-            #expect(issueCount(r.summary, .warning, code: "UNKNOWN_STOP", file: "transfers.txt") == 1)
-            #expect(try conn.query("SELECT from_stop_id, line_number FROM gtfs.transfers WHERE feed_id = 'ct' AND to_stop_id = 'NO_SUCH_STOP'") == [["MCAR_S", "3"]])
+            #expect(issueCount(r.summary, .rowError, code: "UNKNOWN_STOP", file: "transfers.txt") == 1)
+            #expect(try conn.query("SELECT from_stop_id, line_number FROM gtfs.transfers WHERE feed_id = 'ct' AND to_stop_id = 'NO_SUCH_STOP'").isEmpty)
 
             let unused = try #require(examples(r.summary, code: "UNUSED_AGENCY", file: "agency.txt").first)
             #expect(unused.severity == .warning)
@@ -409,6 +410,7 @@ struct BrokenFeedTests {
 
             var expected = good
             expected["agency"] = good["agency"]! + 1
+            expected["transfers"] = good["transfers"]! - 1
             #expect(try rowCounts(conn, feedId: "ct") == expected)
             let issueCounts = try conn.scalar("SELECT issue_counts->>'warning' FROM gtfs.feeds WHERE feed_id = 'ct'")
             #expect(issueCounts == String(r.summary.issues.count(.warning)))

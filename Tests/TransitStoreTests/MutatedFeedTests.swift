@@ -69,17 +69,18 @@ struct MutatedFeedTests {
                     do {
                         let result = try JSONDecoder().decode(ImportJSON.self, from: Data(run.stdout.utf8))
                         if result.version != version { problems.append("imported as version \(result.version), not \(version)") }
-                        let counted = result.issues.filter { $0.kind.severity == .rowError || $0.kind.severity == .warning }
+                        let counted = result.issues.filter { [.rowError, .fieldError, .warning].contains($0.kind.severity) }
                         let skipped = counted.filter { $0.kind.severity == .rowError }.reduce(0) { $0 + $1.count }
+                        let fieldErrors = counted.filter { $0.kind.severity == .fieldError }.reduce(0) { $0 + $1.count }
                         let warnings = counted.filter { $0.kind.severity == .warning }.reduce(0) { $0 + $1.count }
                         if mutation.mustBeFatal { problems.append("imported, but it should have been refused") }
-                        if skipped + warnings == 0 && mutation.mustBeReported { problems.append("imported without a word") }
+                        if skipped + fieldErrors + warnings == 0 && mutation.mustBeReported { problems.append("imported without a word") }
                         for ex in counted.flatMap(\.examples) {
                             if ex.file.isEmpty || !ex.location.contains(ex.file) { problems.append("\(ex) does not name its file") }
                             if ex.line == nil && ex.field != nil { problems.append("\(ex) names a field but no line") }
                         }
                         let first = counted.first?.examples.first.map { " (first: \($0.code) at \($0.location))" } ?? ""
-                        outcome = "imported, \(skipped) rows skipped, \(warnings) warnings\(first)"
+                        outcome = "imported, \(skipped) rows skipped, \(fieldErrors) field errors, \(warnings) warnings\(first)"
                     } catch {
                         outcome = "imported, unreadable summary"
                         problems.append("the --json summary does not decode (\(error)): \(run.stdout.prefix(300))")

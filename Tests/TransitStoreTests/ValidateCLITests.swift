@@ -45,7 +45,7 @@ struct ValidateCLITests {
 
     @Test("--today decides the date rules: three of caltrain's six calendars had ended on 2019-01-01, all six by 2030")
     func today() throws {
-        let feed = FeedFixtures.bundledFeed("caltrain")
+        let feed = try FeedFixtures.bundledFeed("caltrain")
         let (_, before) = try validate([feed, "--format", "json", "--today", "2019-01-01"])
         let (_, after) = try validate([feed, "--format", "json", "--today", "2030-01-01"])
         let b = try #require(before), a = try #require(after)
