@@ -518,7 +518,7 @@ public final class GTFSFeedLoader {
             guard let d = r.distance else { continue }
             if let last = lastDistance, d <= last.value {
                 warning("DISTANCE_NOT_GROWING", canonical: "decreasing_or_equal_stop_time_distance", run, r.line, field: "shape_dist_traveled",
-                        value: String(d), "not more than at the trip's stop before it (sequence \(last.sequence): \(last.value)); trip \(id())")
+                        value: Self.shownNumber(d), "not more than at the trip's stop before it (sequence \(last.sequence): \(last.value)); trip \(id())")
                 break
             }
             lastDistance = (d, r.sequence)
@@ -542,12 +542,12 @@ public final class GTFSFeedLoader {
             let a = shapeRun.rows[i - 1], b = shapeRun.rows[i]
             guard let da = a.distance, let db = b.distance, da >= db else { continue }
             if db < da {
-                warning("SHAPE_DISTANCE_DECREASES", canonical: "decreasing_shape_distance", run, b.line, field: "shape_dist_traveled", value: String(db),
+                warning("SHAPE_DISTANCE_DECREASES", canonical: "decreasing_shape_distance", run, b.line, field: "shape_dist_traveled", value: Self.shownNumber(db),
                         "less than at the point before it (sequence \(a.sequence): \(da)): distances must grow along a shape")
                 continue
             }
             let meters = Self.haversineMeters(a.lat, a.lon, b.lat, b.lon)
-            let shown = b.distance.map { String($0) }
+            let shown = b.distance.map(Self.shownNumber)
             if meters == 0 {
                 warning("SHAPE_DISTANCE_NOT_MOVING", canonical: "equal_shape_distance_same_coordinates", run, b.line, field: "shape_dist_traveled",
                         value: shown, "the same point as the one before (sequence \(a.sequence)), repeated")
@@ -558,6 +558,11 @@ public final class GTFSFeedLoader {
                         "the same shape_dist_traveled as the point before (sequence \(a.sequence)), \(String(format: "%.1f", meters)) m away")
             }
         }
+    }
+
+    /// A decimal read from a feed, shown as it was most likely written ("100", not "100.0").
+    static func shownNumber(_ d: Double) -> String {
+        d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
     }
 
     /// Great-circle distance on a sphere of the Earth's mean radius.
@@ -678,6 +683,9 @@ public final class GTFSFeedLoader {
             }
             if stopLoaded[idx] { return try duplicate(ctx, line, "stop_id", v[0]) }
             stopLoaded[idx] = true
+            // The type of the row loaded (the first pass kept the first row's, which may
+            // have been rejected): what the children after it are checked against.
+            stopLocationType[idx] = Int8(locationType)
             rules.stop(Int32(idx), id: string(v[0])!, line: line, name: string(v[2]), description: string(v[4]), type: locationType,
                        parent: text(v[10]).flatMap { stops.find($0) }, lat: text(v[5]).flatMap(FieldParsing.decimal), lon: text(v[6]).flatMap(FieldParsing.decimal))
             return true

@@ -136,7 +136,9 @@ public enum GTFSSchema {
         GTFSColumn("route_short_name", .text),
         GTFSColumn("route_long_name", .text),
         GTFSColumn("route_desc", .text),
-        GTFSColumn("route_type", .integer(0...1799), .required),
+        // Any whole number reads; the loader judges the value (`BAD_VALUE`, canonical
+        // unexpected_enum_value), as the canonical rules read route_type as an enumeration.
+        GTFSColumn("route_type", .integer(Int(Int32.min)...Int(Int32.max)), .required),
         GTFSColumn("route_url", .text),
         GTFSColumn("route_color", .color),
         GTFSColumn("route_text_color", .color),

@@ -301,10 +301,8 @@ struct ParentStationRuleTests {
             #expect(issues(summary, "BAD_COORDINATE").first?.line == 11)
             #expect(try row(sink, "stops.txt", "stop_id", "P")["location_type"] == .int(0))
             let child = try row(sink, "stops.txt", "stop_id", "C")
-            withKnownIssue("the first pass over stops.txt (prescanStops) keeps the location_type of the first row with an id, loaded or not") {
-                #expect(summary.issues.count(code: "WRONG_PARENT_TYPE") == 1)
-                #expect(child["parent_station"] == .null)
-            }
+            #expect(summary.issues.count(code: "WRONG_PARENT_TYPE") == 1)
+            #expect(child["parent_station"] == .null)
         }
     }
 
@@ -524,9 +522,7 @@ struct ShapeRuleTests {
             try writeShape(feed, third: "36.900100,-116.760000")
             let (summary, _) = try loadFeed(feed.path)
             let issue = try theIssue(summary, "SHAPE_DISTANCE_NOT_MOVING")
-            withKnownIssue("FeedLoader.flushShapeRun shows the Double (\"100.0\"), not the value as written (\"100\")") {
-                #expect(issue.value == "100")
-            }
+            #expect(issue.value == "100", "the value as written, not the Double's \"100.0\"")
         }
     }
 
@@ -589,21 +585,19 @@ struct OtherRuleTests {
         }
     }
 
-    @Test("a route type past the extended ones (1800 and up): a row error; canonically an unexpected_enum_value too",
-          arguments: [1800, 3000])
+    @Test("a route type past the extended ones (1800 and up, or below 0): a row error, canonically an unexpected_enum_value",
+          arguments: [1800, 3000, -1])
     func pastExtendedRouteTypes(type: Int) throws {
         try withFeed { feed in
             let line = try lines(feed, "routes.txt").count + 1
             try feed.append("routes.txt", "R9,DTA,9,Nine,,\(type),,,\n")
             let (summary, _) = try loadFeed(feed.path)
-            let issue = try theIssue(summary, "BAD_NUMBER")
+            let issue = try theIssue(summary, "BAD_VALUE")
             #expect(issue.severity == .rowError && issue.line == line && issue.field == "route_type" && issue.value == String(type))
             #expect(summary.stats("routes.txt")?.rowsLoaded == 5)
             // MobilityData's validator reads route_type as an enumeration: any whole number
             // outside it is unexpected_enum_value, as 9 is here (notARouteType).
-            withKnownIssue("GTFSSchema's route_type range (0...1799) gives BAD_NUMBER number_out_of_range") {
-                #expect(issue.canonical == "unexpected_enum_value")
-            }
+            #expect(issue.canonical == "unexpected_enum_value")
         }
     }
 

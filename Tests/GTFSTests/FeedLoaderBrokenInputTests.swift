@@ -380,8 +380,7 @@ struct FeedLoaderBrokenInputTests {
         ("trips.txt", "NOPE,FULLW,TX,,,,", "UNKNOWN_ROUTE", "route_id", "foreign_key_violation"),
         ("trips.txt", "AB,NOSERVICE,TY,,,,", "UNKNOWN_SERVICE", "service_id", "foreign_key_violation"),
         ("trips.txt", "AB,FULLW,AB1,again,,,", "DUPLICATE_KEY", "trip_id", "duplicate_key"),
-        // 3000: canonical code asserted in CanonicalRuleTests (a known issue there).
-        ("routes.txt", "R9,DTA,9,Nine,,3000,,,", "BAD_NUMBER", "route_type", nil),
+        ("routes.txt", "R9,DTA,9,Nine,,3000,,,", "BAD_VALUE", "route_type", "unexpected_enum_value"),
         ("routes.txt", "R9,DTA,9,Nine,,9,,,", "BAD_VALUE", "route_type", "unexpected_enum_value"),
         ("routes.txt", "R9,NOAGENCY,9,Nine,,3,,,", "UNKNOWN_AGENCY", "agency_id", "foreign_key_violation"),
         ("agency.txt", "DTA2,Other,http://example.com,Mars/Olympus_Mons", "BAD_TIMEZONE", "agency_timezone", "invalid_timezone"),
