@@ -215,7 +215,9 @@ public enum GTFSCheck {
             let kind = entry.kind
             guard kind.severity != .fatal else { throw fail("a fatal issue in a summary: \(entry.examples)") }
             if kind.severity == .rowError { rowErrors[kind.file, default: 0] += entry.count }
-            if kind.code == "TIME_GOES_BACKWARDS" {
+            // The codes that leave a whole trip out: times going backwards, a single stop
+            // time, an untimed first or last stop time.
+            if ["TIME_GOES_BACKWARDS", "ONE_STOP_TIME", "TRIP_END_WITHOUT_TIME"].contains(kind.code) {
                 guard kind.severity == .rowError, kind.file == "stop_times.txt" else { throw fail("\(kind): not a row error of stop_times.txt") }
                 tripsGoingBackwards += entry.count
             }
@@ -236,7 +238,7 @@ public enum GTFSCheck {
         }
         // One row error per trip left out, which takes back all of the trip's stop times.
         guard tripsGoingBackwards == sink.leftOutTrips.count else {
-            throw fail("\(tripsGoingBackwards) trips going backwards reported, \(sink.leftOutTrips.count) left out: \(sink.leftOutTrips)")
+            throw fail("\(tripsGoingBackwards) trips left out reported, \(sink.leftOutTrips.count) left out: \(sink.leftOutTrips)")
         }
         for stats in summary.files {
             guard stats.present == (files[stats.file] != nil), stats.rowsLoaded == sink.rows[stats.file, default: 0],

@@ -64,6 +64,28 @@ public enum CanonicalNotice {
         Rule(code: "equal_shape_distance_diff_coordinates", severity: .error, summary: "Two consecutive shape points at the same shape_dist_traveled but far apart."),
         Rule(code: "equal_shape_distance_diff_coordinates_distance_below_threshold", severity: .warning, summary: "Two consecutive shape points at the same shape_dist_traveled, less than 1.11 m apart."),
         Rule(code: "equal_shape_distance_same_coordinates", severity: .warning, summary: "A shape point repeated: the same place and shape_dist_traveled as the one before."),
+        // Forms of values
+        Rule(code: "invalid_url", severity: .error, summary: "A web address that is not one (http:// or https:// and a host)."),
+        Rule(code: "invalid_email", severity: .error, summary: "An e-mail address that is not one."),
+        Rule(code: "invalid_language_code", severity: .error, summary: "A language that is not a BCP 47 code."),
+        Rule(code: "empty_column_name", severity: .error, summary: "A column of the header without a name."),
+        Rule(code: "inconsistent_agency_timezone", severity: .error, summary: "Agencies of one feed in different time zones."),
+        // Stops, stations and pathways
+        Rule(code: "point_near_pole", severity: .error, summary: "A stop past 89 degrees of latitude."),
+        Rule(code: "location_without_parent_station", severity: .error, summary: "An entrance, generic node or boarding area without a parent_station."),
+        Rule(code: "missing_stop_name", severity: .error, summary: "A stop, station or entrance without a stop_name."),
+        Rule(code: "location_with_unexpected_stop_time", severity: .error, summary: "A stop time at a station, entrance, node or boarding area, not at a stop."),
+        Rule(code: "pathway_to_wrong_location_type", severity: .error, summary: "A pathway that ends at a station."),
+        Rule(code: "pathway_to_platform_with_boarding_areas", severity: .error, summary: "A pathway that ends at a platform that has boarding areas."),
+        Rule(code: "transfer_with_invalid_stop_location_type", severity: .error, summary: "A transfer at a location that is not a stop or a station."),
+        Rule(code: "transfer_with_invalid_trip_and_route", severity: .error, summary: "A transfer naming a trip that is not on the route it names."),
+        // Routes and trips
+        Rule(code: "route_both_short_and_long_name_missing", severity: .error, summary: "A route with neither a short nor a long name."),
+        Rule(code: "missing_stop_times_record", severity: .error, summary: "A trip with a single stop time."),
+        Rule(code: "missing_trip_edge", severity: .error, summary: "A trip whose first or last stop time has no time."),
+        Rule(code: "stop_time_with_only_arrival_or_departure_time", severity: .error, summary: "A stop time with an arrival but no departure, or the other way round."),
+        Rule(code: "stop_time_timepoint_without_times", severity: .error, summary: "A timepoint (timepoint 1) without times."),
+        Rule(code: "overlapping_frequency", severity: .error, summary: "Two frequencies.txt periods of one trip that overlap."),
         // Names and text riders read
         Rule(code: "leading_or_trailing_whitespaces", severity: .warning, summary: "A quoted value with spaces or tabs before or after it."),
         Rule(code: "mixed_case_recommended_field", severity: .warning, summary: "A name or headsign all in capitals or all in small letters."),
@@ -78,7 +100,18 @@ public enum CanonicalNotice {
         Rule(code: "stop_too_far_from_shape", severity: .warning, summary: "A stop more than 100 m from the shape its trip follows."),
         Rule(code: "fast_travel_between_consecutive_stops", severity: .warning, summary: "A trip faster than its kind of vehicle goes between two consecutive stops."),
         Rule(code: "fast_travel_between_far_stops", severity: .warning, summary: "A trip faster than its kind of vehicle goes over 10 km or more."),
+        // More names, dates and shapes
+        Rule(code: "route_short_name_too_long", severity: .warning, summary: "A route_short_name of more than 12 characters."),
+        Rule(code: "same_name_and_description_for_route", severity: .warning, summary: "A route_desc that only repeats the route's name."),
+        Rule(code: "service_has_no_active_day_of_the_week", severity: .warning, summary: "A calendar.txt service with no day of the week."),
+        Rule(code: "missing_feed_info_date", severity: .warning, summary: "feed_start_date without feed_end_date, or the other way round."),
+        Rule(code: "pathway_loop", severity: .warning, summary: "A pathway from a location to itself."),
+        Rule(code: "single_shape_point", severity: .warning, summary: "A shape of a single point."),
         // What no trip uses
+        Rule(code: "unused_agency", severity: .warning, summary: "An agency no route names."),
+        Rule(code: "unused_route", severity: .warning, summary: "A route no trip runs on."),
+        Rule(code: "unused_trip", severity: .warning, summary: "A trip without stop times."),
+        Rule(code: "stop_without_stop_time", severity: .warning, summary: "A stop no trip stops at (and no location names as parent)."),
         Rule(code: "unused_shape", severity: .warning, summary: "A shape no trip follows."),
         Rule(code: "unused_station", severity: .info, summary: "A station no location names as its parent."),
         // Services
@@ -123,6 +156,7 @@ public enum CanonicalNotice {
         case "STATION_WITH_PARENT": "station_with_parent_station"
         case "SHAPE_DISTANCE_NOT_MOVING": "equal_shape_distance_diff_coordinates"
         case "EXTENDED_ROUTE_TYPE": "unexpected_enum_value"
+        case "UNUSED_AGENCY": "unused_agency"
         case "TWO_WAY_EXIT_GATE": "bidirectional_exit_gate"
         default: nil
         }

@@ -99,6 +99,7 @@ public final class GTFSFeedLoader {
     private var stopLoaded: [Bool] = []
     private var stopHasCoordinates: [Bool] = []  // by the first pass, per stop index
     private var stopLocationType: [Int8] = []    // by the first pass, per stop index (-1: not a location type)
+    private var platformsWithBoardingAreas = Set<Int32>()
     private var routes = IdTable(capacity: 256)
     private var routeTypes: [Int] = []
     private var calendarServices = IdTable(capacity: 64)
@@ -113,6 +114,13 @@ public final class GTFSFeedLoader {
     private var tripRun: (trip: Int32, rows: [(sequence: Int, arrival: Int?, departure: Int?, line: Int, stop: Int32, distance: Double?)]) = (-1, [])
     /// Per trip, its stop_times rows handed to the sink; trips left out (times going backwards).
     private var tripStopTimes: [Int32] = []
+    private var tripRoute: [Int32] = []
+    /// Per trip, its stop time of the lowest and of the highest stop_sequence: whether it has
+    /// a time, and its line.
+    private var tripFirst: [(sequence: Int32, timed: Bool, line: Int32)] = []
+    private var tripLast: [(sequence: Int32, timed: Bool, line: Int32)] = []
+    /// Per trip, its frequencies.txt periods so far (start, end), for overlaps.
+    private var tripPeriods: [Int32: [(start: Int, end: Int, line: Int)]] = [:]
     private var leftOutTrips = Set<Int32>()
     /// The shapes.txt rows of the shape being read, for `flushShapeRun`.
     private var shapeRun: (shape: Int32, rows: [(sequence: Int, lat: Double, lon: Double, distance: Double?, line: Int)]) = (-1, [])
@@ -160,7 +168,7 @@ public final class GTFSFeedLoader {
             try loadFile(spec, present: present.contains(spec.fileName), sink: sink)
         }
         for i in 0..<agencies.count where !agenciesUsed[i] {
-            summary.issues.add(GTFSIssue(.warning, "UNUSED_AGENCY", file: "agency.txt", line: agencyLines[i],
+            summary.issues.add(GTFSIssue(.warning, "UNUSED_AGENCY", canonical: "unused_agency", file: "agency.txt", line: agencyLines[i],
                                          field: "agency_id", value: agencies.key(Int32(i)), "no route refers to this agency"))
         }
         computeServicePeriod()
@@ -169,7 +177,8 @@ public final class GTFSFeedLoader {
                                          "no feed_info.txt: who publishes the feed, its version and the dates it covers are unknown"))
         }
         checkServices()
-        rules.finish(stopLoaded: stopLoaded, shapeCount: shapes.count, shapeId: { self.shapes.key($0) })
+        rules.finish(stopLoaded: stopLoaded, shapeCount: shapes.count, shapeId: { self.shapes.key($0) }, tripId: { self.trips.key($0) },
+                     leftOut: leftOutTrips)
         for issue in rules.issues { summary.issues.add(issue) }
         if let today { checkDates(today) }
         return summary
@@ -312,9 +321,10 @@ public final class GTFSFeedLoader {
         }
         if !headChecked { try checkHead() }
         try parser.finish(handle)
-        if run.kind == .shapes { flushShapeRun(run) }
+        if run.kind == .shapes { flushShapeRun(run); rules.shapesRead() }
         if run.kind == .stopTimes {
             try flushTripRun(run)
+            try checkTripEdges(run)
             if !leftOutTrips.isEmpty {
                 try sink.leaveOut(trips: leftOutTrips.sorted().map { trips.key($0) })
                 run.stats.rowsLoaded -= leftOutTrips.reduce(0) { $0 + Int(tripStopTimes[Int($1)]) }
@@ -344,6 +354,14 @@ public final class GTFSFeedLoader {
                                                "the header line is not UTF-8 text"))
             }
             run.headerNames.append(name)
+            if name.isEmpty {
+                // (An empty name after the last comma is a trailing comma, read as nothing.)
+                if i < record.count - 1 || record.count == 1 {
+                    summary.issues.add(GTFSIssue(.warning, "EMPTY_COLUMN_NAME", canonical: "empty_column_name", file: file, line: record.line,
+                                                 field: "column \(i + 1)", "a column without a name; its values are ignored"))
+                }
+                continue
+            }
             if !seen.insert(name).inserted {
                 summary.issues.add(GTFSIssue(.warning, "DUPLICATE_COLUMN", file: file, line: record.line, field: name,
                                              "this column is named twice; the first one is used"))
@@ -351,7 +369,7 @@ public final class GTFSFeedLoader {
             }
             if let col = run.spec.columnIndex(name), run.spec.columns[col].kind != .lineNumber {
                 run.map[i] = col
-            } else if !name.isEmpty {
+            } else {
                 summary.issues.add(GTFSIssue(.note, "EXTRA_COLUMN", file: file, line: record.line, field: name,
                                              "not a column this importer loads; ignored"))
             }
@@ -378,6 +396,29 @@ public final class GTFSFeedLoader {
                          _ message: String) {
         summary.issues.add(GTFSIssue(.warning, code, canonical: canonical, file: run.spec.fileName, line: line, field: field, value: value, message))
     }
+
+    /// An optional value that must have a form (a URL, an e-mail address, a language code,
+    /// a time zone): when it has not, a field error and the value stored as empty.
+    private func checkForm(_ v: UnsafeMutableBufferPointer<GTFSValue>, _ col: Int, _ run: FileRun, _ line: Int, _ form: ValueForm) {
+        guard let b = text(v[col]) else { return }
+        let ok: Bool
+        switch form {
+        case .url: ok = FieldParsing.isURL(b)
+        case .email: ok = FieldParsing.isEmail(b)
+        case .language: ok = FieldParsing.isLanguageCode(b)
+        case .timeZone: ok = TimeZone(identifier: String(decoding: b, as: UTF8.self)) != nil
+        }
+        guard !ok else { return }
+        let (code, canonical, what) = switch form {
+        case .url: ("BAD_URL", "invalid_url", "not a web address (http:// or https:// and a host)")
+        case .email: ("BAD_EMAIL", "invalid_email", "not an e-mail address")
+        case .language: ("BAD_LANGUAGE", "invalid_language_code", "not a language code (BCP 47, such as en or pt-BR)")
+        case .timeZone: ("BAD_TIMEZONE", "invalid_timezone", "not an IANA time zone name such as Europe/Warsaw")
+        }
+        fieldError(code, canonical: canonical, run, line, field: run.spec.columns[col].name, value: string(v[col]), what + "; stored as empty")
+        v[col] = .null
+    }
+    enum ValueForm { case url, email, language, timeZone }
 
     /// A canonical ERROR in an optional value: the value is not used, the row is kept.
     private func fieldError(_ code: String, canonical: String? = nil, _ run: FileRun, _ line: Int, field: String?, value: String?,
@@ -483,10 +524,30 @@ public final class GTFSFeedLoader {
         tripRun.rows.append((sequence, arrival, departure, line, stop, distance))
     }
 
+    /// A trip needs two stop times, and times at its first and last (canonical errors: it
+    /// cannot be timed): else it is left out, with one row error. Judged over all of a
+    /// trip's rows, once stop_times.txt is read.
+    private func checkTripEdges(_ run: FileRun) throws {
+        for t in 0..<trips.count where tripStopTimes[t] > 0 && !leftOutTrips.contains(Int32(t)) {
+            let id = trips.key(Int32(t))
+            if tripStopTimes[t] == 1 {
+                leftOutTrips.insert(Int32(t))
+                try rowError("ONE_STOP_TIME", canonical: "missing_stop_times_record", run, Int(tripFirst[t].line), field: "trip_id", value: id,
+                             "the trip's only stop time: a trip goes from one stop to another; trip \(id) is left out")
+            } else if !tripFirst[t].timed || !tripLast[t].timed {
+                leftOutTrips.insert(Int32(t))
+                let first = !tripFirst[t].timed
+                try rowError("TRIP_END_WITHOUT_TIME", canonical: "missing_trip_edge", run, Int(first ? tripFirst[t].line : tripLast[t].line),
+                             field: "arrival_time", value: nil,
+                             "the trip's \(first ? "first" : "last") stop time has no time: it cannot be timed; trip \(id) is left out")
+            }
+        }
+    }
+
     private func flushTripRun(_ run: FileRun) throws {
         defer { tripRun.rows.removeAll(keepingCapacity: true); tripRun.trip = -1 }
         guard tripRun.rows.count > 0, !leftOutTrips.contains(tripRun.trip) else { return }
-        func clock(_ t: Int) -> String { String(format: "%d:%02d:%02d", t / 3600, t / 60 % 60, t % 60) }
+        func clock(_ t: Int) -> String { Self.clock(t) }
         let trip = tripRun.trip
         func id() -> String { trips.key(trip) }
         if !tripRun.rows.indices.dropFirst().allSatisfy({ tripRun.rows[$0 - 1].sequence < tripRun.rows[$0].sequence }) {
@@ -495,6 +556,15 @@ public final class GTFSFeedLoader {
                                          line: tripRun.rows[first].line, field: "stop_sequence", value: String(tripRun.rows[first].sequence),
                                          "trip \(id())'s rows are not in stop_sequence order (this one follows \(tripRun.rows[first - 1].sequence)); read in order"))
             tripRun.rows.sort { $0.sequence < $1.sequence }
+        }
+        // The trip's first and last stop times so far (its rows may come in several runs),
+        // for `checkTripEdges` once the file is read.
+        let first = tripRun.rows.first!, last = tripRun.rows.last!
+        if first.sequence < tripFirst[Int(trip)].sequence {
+            tripFirst[Int(trip)] = (Int32(first.sequence), first.arrival != nil || first.departure != nil, Int32(first.line))
+        }
+        if last.sequence > tripLast[Int(trip)].sequence {
+            tripLast[Int(trip)] = (Int32(last.sequence), last.arrival != nil || last.departure != nil, Int32(last.line))
         }
         var previous: Int?
         for r in tripRun.rows {
@@ -537,7 +607,7 @@ public final class GTFSFeedLoader {
         if !shapeRun.rows.indices.dropFirst().allSatisfy({ shapeRun.rows[$0 - 1].sequence < shapeRun.rows[$0].sequence }) {
             shapeRun.rows.sort { $0.sequence < $1.sequence }
         }
-        rules.shapePoints(shapeRun.shape, lat: shapeRun.rows.map(\.lat), lon: shapeRun.rows.map(\.lon))
+        rules.shapePoints(shapeRun.shape, sequence: shapeRun.rows.map(\.sequence), lat: shapeRun.rows.map(\.lat), lon: shapeRun.rows.map(\.lon))
         for i in 1..<shapeRun.rows.count {
             let a = shapeRun.rows[i - 1], b = shapeRun.rows[i]
             guard let da = a.distance, let db = b.distance, da >= db else { continue }
@@ -573,8 +643,16 @@ public final class GTFSFeedLoader {
         return 2 * r * asin(min(1, sqrt(h)))
     }
 
-    private func duplicate(_ run: FileRun, _ line: Int, _ field: String, _ value: GTFSValue) throws -> Bool {
-        try rowError("DUPLICATE_KEY", run, line, field: field, value: string(value),
+    /// "H:MM:SS" of seconds since noon minus 12 h.
+    static func clock(_ t: Int) -> String { String(format: "%d:%02d:%02d", t / 3600, t / 60 % 60, t % 60) }
+
+    private func duplicate(_ run: FileRun, _ line: Int, _ field: String, _ value: GTFSValue, shown: String? = nil) throws -> Bool {
+        let text: String? = switch value {
+        case .int(let i): String(i)
+        case .date(let d): d.description
+        default: string(value)
+        }
+        try rowError("DUPLICATE_KEY", run, line, field: field, value: shown ?? text,
                      "this \(run.spec.key.joined(separator: " and ")) is already used by an earlier row; the first is kept")
         return false
     }
@@ -597,6 +675,11 @@ public final class GTFSFeedLoader {
                 try rowError("UNKNOWN_STOP", ctx, line, field: "stop_id", value: string(v[3]), "no stop with this stop_id in stops.txt")
                 return false
             }
+            if stopLocationType[Int(stop)] != 0 {
+                try rowError("NOT_A_STOP", canonical: "location_with_unexpected_stop_time", ctx, line, field: "stop_id", value: string(v[3]),
+                             "a station, entrance, node or boarding area (location_type \(stopLocationType[Int(stop)])): a trip stops at a stop or platform")
+                return false
+            }
             let sequence = int(v[4])!
             if sequence < 64 {
                 let bit = UInt64(1) << UInt64(sequence)
@@ -606,9 +689,20 @@ public final class GTFSFeedLoader {
             } else if !compositeKeys.insert(UInt64(UInt32(bitPattern: trip)) << 32 | UInt64(sequence)) {
                 return try duplicate(ctx, line, "stop_sequence", v[4])
             }
+            let hasArrival = int(v[1]) != nil, hasDeparture = int(v[2]) != nil
+            if hasArrival != hasDeparture {
+                // Canonical ERROR; kept: the one time given is read for both.
+                warning("ONE_TIME_ONLY", canonical: "stop_time_with_only_arrival_or_departure_time", ctx, line,
+                        field: hasArrival ? "departure_time" : "arrival_time", value: nil,
+                        "only \(hasArrival ? "arrival_time" : "departure_time") is given: both or neither; read as both")
+            } else if !hasArrival, int(v[11]) == 1 {
+                warning("TIMEPOINT_WITHOUT_TIMES", canonical: "stop_time_timepoint_without_times", ctx, line, field: "timepoint", value: "1",
+                        "a timepoint (timepoint 1) without times; its time is interpolated")
+            }
             try checkTimesGoForward(ctx, line, trip: trip, sequence: sequence, arrival: int(v[1]), departure: int(v[2]), stop: stop,
                                     distance: text(v[10]).flatMap(FieldParsing.decimal))
             tripStopTimes[Int(trip)] += 1
+            rules.served(stop: stop, trip: trip)
             return true
 
         case .agency:
@@ -619,6 +713,12 @@ public final class GTFSFeedLoader {
                 return false
             }
             guard agencies.insert(id).inserted else { return try duplicate(ctx, line, "agency_id", v[0]) }
+            for (col, form) in [(2, ValueForm.url), (4, .language), (6, .url), (7, .email)] { checkForm(v, col, ctx, line, form) }
+            if let first = summary.agencyTimezones.first, first != string(v[3])! {
+                // Canonical ERROR; kept: each route keeps its agency's time zone here.
+                warning("AGENCY_TIMEZONES_DIFFER", canonical: "inconsistent_agency_timezone", ctx, line, field: "agency_timezone", value: string(v[3]),
+                        "not the first agency's time zone (\(first)): GTFS wants one; each agency's routes are read in its own")
+            }
             agencyLines.append(line)
             agenciesUsed.append(false)
             summary.agencyTimezones.append(string(v[3])!)
@@ -629,6 +729,7 @@ public final class GTFSFeedLoader {
 
         case .stops:
             let locationType = int(v[9]) ?? 0
+            let namesParent = text(v[10]) != nil  // before a wrong parent is dropped
             let hasLat: Bool = { if case .null = v[5] { return false }; return true }()
             let hasLon: Bool = { if case .null = v[6] { return false }; return true }()
             let idx = Int(stops.find(text(v[0])!)!)  // the first pass saw every stop_id
@@ -681,7 +782,27 @@ public final class GTFSFeedLoader {
                              "latitude and longitude are both 0 (off the coast of Africa): the coordinates are missing")
                 return false
             }
+            if hasLat, let lat = text(v[5]).flatMap(FieldParsing.decimal), abs(lat) > 89 {
+                try rowError("COORDINATES_AT_POLE", canonical: "point_near_pole", ctx, line, field: "stop_lat", value: string(v[5]),
+                             "a latitude past 89 degrees: no transit stop is there; the coordinates are wrong")
+                return false
+            }
+            if (2...4).contains(locationType) && !namesParent {
+                try rowError("NO_PARENT_STATION", canonical: "location_without_parent_station", ctx, line, field: "parent_station", value: nil,
+                             "an entrance, generic node or boarding area (location_type \(locationType)) needs a parent_station")
+                return false
+            }
             if stopLoaded[idx] { return try duplicate(ctx, line, "stop_id", v[0]) }
+            checkForm(v, 8, ctx, line, .url)
+            checkForm(v, 11, ctx, line, .timeZone)
+            if locationType <= 2, case .null = v[2] {
+                // Canonical ERROR; kept: the stop still serves its trips, shown by its id.
+                warning("NO_STOP_NAME", canonical: "missing_stop_name", ctx, line, field: "stop_name", value: nil,
+                        "a stop, station or entrance without a name: riders are shown its id")
+            }
+            if locationType == 4, let parent = text(v[10]).flatMap({ stops.find($0) }) {
+                platformsWithBoardingAreas.insert(parent)
+            }
             stopLoaded[idx] = true
             // The type of the row loaded (the first pass kept the first row's, which may
             // have been rejected): what the children after it are checked against.
@@ -716,7 +837,13 @@ public final class GTFSFeedLoader {
             }
             guard routes.insert(text(v[0])!).inserted else { return try duplicate(ctx, line, "route_id", v[0]) }
             routeTypes.append(type)
-            rules.route(id: string(v[0])!, line: line, agency: string(v[1]), agencyGiven: text(v[1]) != nil, type: type,
+            checkForm(v, 6, ctx, line, .url)
+            if case .null = v[2], case .null = v[3] {
+                // Canonical ERROR; kept: its trips still run, shown by the route's id.
+                warning("NO_ROUTE_NAME", canonical: "route_both_short_and_long_name_missing", ctx, line, field: "route_short_name", value: nil,
+                        "neither route_short_name nor route_long_name: riders are shown the route's id")
+            }
+            rules.route(Int32(routes.count - 1), id: string(v[0])!, line: line, agency: string(v[1]), agencyGiven: text(v[1]) != nil, type: type,
                         shortName: string(v[2]), longName: string(v[3]), description: string(v[4]))
             return true
 
@@ -729,6 +856,10 @@ public final class GTFSFeedLoader {
             guard calendarServices.insert(text(v[0])!).inserted else { return try duplicate(ctx, line, "service_id", v[0]) }
             let service = services.insert(text(v[0])!).index
             calendarRows.append(CalendarRow(service: service, weekdays: (1...7).map { int(v[$0]) == 1 }, start: start, end: end))
+            if !calendarRows.last!.weekdays.contains(true) {
+                warning("NO_WEEKDAY", canonical: "service_has_no_active_day_of_the_week", ctx, line, field: "monday", value: "0",
+                        "no day of the week is 1: the service runs only on dates calendar_dates.txt adds")
+            }
             calendarLines.append(line)
             return true
 
@@ -772,8 +903,10 @@ public final class GTFSFeedLoader {
             tripService.append(service)
             tripSequenceMask.append(0)
             tripStopTimes.append(0)
+            tripRoute.append(routes.find(text(v[0])!)!)
+            tripFirst.append((Int32.max, false, 0)); tripLast.append((Int32.min, false, 0))
             rules.trip(Int32(trips.count - 1), line: line, headsign: text(v[3]), shape: text(v[7]).flatMap { shapes.find($0) },
-                       routeType: routeTypes[Int(routes.find(text(v[0])!)!)])
+                       routeType: routeTypes[Int(routes.find(text(v[0])!)!)], route: routes.find(text(v[0])!)!)
             return true
 
         case .frequencies:
@@ -787,7 +920,15 @@ public final class GTFSFeedLoader {
                 return false
             }
             let key = UInt64(2) << 62 | UInt64(UInt32(bitPattern: trip)) << 32 | UInt64(int(v[1])!)
-            return compositeKeys.insert(key) ? true : try duplicate(ctx, line, "start_time", v[1])
+            guard compositeKeys.insert(key) else { return try duplicate(ctx, line, "start_time", .raw(Self.emptyBytes), shown: Self.clock(int(v[1])!)) }
+            let (start, end) = (int(v[1])!, int(v[2])!)
+            if let other = tripPeriods[trip]?.first(where: { $0.start < end && start < $0.end }) {
+                try rowError("FREQUENCIES_OVERLAP", canonical: "overlapping_frequency", ctx, line, field: "start_time", value: Self.clock(start),
+                             "overlaps the period of line \(other.line) of the same trip: the trip would run twice at once")
+                return false
+            }
+            tripPeriods[trip, default: []].append((start, end, line))
+            return true
 
         case .transfers:
             // A transfer naming a stop, route or trip that is not there cannot be used: skipped.
@@ -809,6 +950,20 @@ public final class GTFSFeedLoader {
                     return false
                 }
             }
+            for (col, name) in [(0, "from_stop_id"), (1, "to_stop_id")] {
+                if let s = text(v[col]).flatMap({ stops.find($0) }), stopLocationType[Int(s)] != 0 && stopLocationType[Int(s)] != 1 {
+                    try rowError("TRANSFER_AT_WRONG_TYPE", canonical: "transfer_with_invalid_stop_location_type", ctx, line, field: name, value: string(v[col]),
+                                 "a transfer is between stops or stations, not location_type \(stopLocationType[Int(s)])")
+                    return false
+                }
+            }
+            for (tripCol, routeCol, name) in [(4, 2, "from_trip_id"), (5, 3, "to_trip_id")] {
+                if let t = text(v[tripCol]).flatMap({ trips.find($0) }), let r = text(v[routeCol]).flatMap({ routes.find($0) }), tripRoute[Int(t)] != r {
+                    try rowError("TRANSFER_TRIP_NOT_ON_ROUTE", canonical: "transfer_with_invalid_trip_and_route", ctx, line, field: name, value: string(v[tripCol]),
+                                 "this trip is not on the route the transfer names (\(string(v[routeCol])!))")
+                    return false
+                }
+            }
             return true
 
         case .pathways:
@@ -817,8 +972,22 @@ public final class GTFSFeedLoader {
                     try rowError("UNKNOWN_STOP", ctx, line, field: name, value: string(v[col]), "no stop with this id in stops.txt")
                     return false
                 }
+                if stopLocationType[Int(s)] == 1 {
+                    try rowError("PATHWAY_TO_STATION", canonical: "pathway_to_wrong_location_type", ctx, line, field: name, value: string(v[col]),
+                                 "a station: a pathway joins platforms, entrances, nodes and boarding areas inside it")
+                    return false
+                }
+                if stopLocationType[Int(s)] == 0 && platformsWithBoardingAreas.contains(s) {
+                    try rowError("PATHWAY_TO_PLATFORM", canonical: "pathway_to_platform_with_boarding_areas", ctx, line, field: name, value: string(v[col]),
+                                 "a platform with boarding areas: the pathway must end at one of them")
+                    return false
+                }
             }
             guard pathways.insert(text(v[0])!).inserted else { return try duplicate(ctx, line, "pathway_id", v[0]) }
+            if stops.find(text(v[1])!) == stops.find(text(v[2])!) {
+                warning("PATHWAY_LOOP", canonical: "pathway_loop", ctx, line, field: "to_stop_id", value: string(v[2]),
+                        "the pathway starts and ends at the same location")
+            }
             if int(v[3]) == 7 && int(v[4]) == 1 {
                 fieldError("TWO_WAY_EXIT_GATE", ctx, line, field: "is_bidirectional", value: "1",
                            "an exit gate (pathway_mode 7) lets people out only; read as one-way (is_bidirectional 0)")
@@ -827,10 +996,17 @@ public final class GTFSFeedLoader {
             return true
 
         case .feedInfo:
+            for (col, form) in [(1, ValueForm.url), (2, .language), (3, .language), (7, .email), (8, .url)] { checkForm(v, col, ctx, line, form) }
             if summary.feedVersion == nil { summary.feedVersion = string(v[6]) }
             if feedEnd == nil, case .date(let end) = v[5] { feedEnd = (end, line) }
             if summary.files.last?.file != "feed_info.txt" && run.stats.rowsLoaded == 0 {  // the first row
                 if case .date(let start) = v[4] { feedStart = start }
+                let hasStart: Bool = { if case .null = v[4] { return false }; return true }()
+                let hasEnd: Bool = { if case .null = v[5] { return false }; return true }()
+                if hasStart != hasEnd {
+                    warning("ONE_FEED_DATE", canonical: "missing_feed_info_date", ctx, line, field: hasStart ? "feed_end_date" : "feed_start_date", value: nil,
+                            "feed_start_date and feed_end_date go together")
+                }
                 for (col, name) in [(4, "feed_start_date"), (5, "feed_end_date"), (6, "feed_version")] {
                     if case .null = v[col] {
                         warning("RECOMMENDED_VALUE_MISSING", canonical: "missing_recommended_field", ctx, line, field: name, value: nil,
@@ -880,7 +1056,8 @@ public final class GTFSFeedLoader {
             if latColumn >= 0 && lonColumn >= 0 && latColumn < record.count && lonColumn < record.count,
                let lat = FieldParsing.decimal(self.trim(record[latColumn])),
                let lon = FieldParsing.decimal(self.trim(record[lonColumn])) {
-                hasCoordinates = abs(lat) <= 90 && abs(lon) <= 180
+                // As the stops' own checks judge them: not at 0,0, not past 89 degrees.
+                hasCoordinates = abs(lat) <= 89 && abs(lon) <= 180 && !(abs(lat) < 1e-6 && abs(lon) < 1e-6)
             }
             assert(Int(index) == self.stopHasCoordinates.count)
             self.stopHasCoordinates.append(hasCoordinates)
@@ -1108,6 +1285,68 @@ public final class GTFSFeedLoader {
 
 /// Allocation-free checks of field bytes.
 public enum FieldParsing {
+    /// http:// or https://, then a host (letters, digits, '.', '-', or a bracketed IPv6
+    /// address), then anything without spaces: the web addresses riders are sent to.
+    public static func isURL(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        func lower(_ c: UInt8) -> UInt8 { c >= 0x41 && c <= 0x5A ? c + 32 : c }
+        var i = 0
+        for c in Array("http".utf8) { guard i < b.count, lower(b[i]) == c else { return false }; i += 1 }
+        if i < b.count && lower(b[i]) == 0x73 { i += 1 }  // https
+        for c in Array("://".utf8) { guard i < b.count, b[i] == c else { return false }; i += 1 }
+        // Host: letters, digits, '.', '-', '_' or non-ASCII (an internationalised name), or
+        // a bracketed IPv6 address; then an optional port of digits.
+        var host = 0
+        if i < b.count && b[i] == 0x5B {
+            i += 1
+            while i < b.count, b[i] != 0x5D { guard FieldParsing.isHexDigit(b[i]) || b[i] == 0x3A || b[i] == 0x2E else { return false }; host += 1; i += 1 }
+            guard i < b.count else { return false }
+            i += 1
+        } else {
+            while i < b.count {
+                let c = b[i]
+                guard (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x2E || c == 0x2D || c == 0x5F || c >= 0x80
+                else { break }
+                host += 1; i += 1
+            }
+        }
+        guard host > 0 else { return false }
+        if i < b.count && b[i] == 0x3A {
+            i += 1
+            var digits = 0
+            while i < b.count, b[i] >= 0x30 && b[i] <= 0x39 { digits += 1; i += 1 }
+            guard digits > 0 else { return false }
+        }
+        guard i == b.count || b[i] == 0x2F || b[i] == 0x3F || b[i] == 0x23 else { return false }
+        while i < b.count { guard b[i] > 0x20 && b[i] != 0x7F else { return false }; i += 1 }
+        return true
+    }
+
+    /// local@domain.tld, no spaces, one '@'.
+    public static func isEmail(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let at = b.firstIndex(of: 0x40), at > 0, at < b.count - 1, b[(at + 1)...].firstIndex(of: 0x40) == nil else { return false }
+        let domain = b[(at + 1)...]
+        guard let dot = domain.lastIndex(of: 0x2E), dot > at + 1, dot < b.count - 1 else { return false }
+        return b.allSatisfy { $0 > 0x20 && $0 != 0x7F && $0 != 0x2C && $0 != 0x3B }
+    }
+
+    /// A BCP 47 tag's shape: a primary subtag of 2–3 letters (or 4–8), then subtags of
+    /// 1–8 letters or digits, joined by '-'.
+    public static func isLanguageCode(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        var first = true, length = 0, letters = true
+        func isAlnum(_ c: UInt8) -> Bool { (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) }
+        func endSubtag() -> Bool {
+            defer { first = false; length = 0; letters = true }
+            return first ? letters && length >= 2 && length <= 8 : length >= 1 && length <= 8
+        }
+        for c in b {
+            if c == 0x2D { guard endSubtag() else { return false }; continue }
+            guard isAlnum(c) else { return false }
+            if c >= 0x30 && c <= 0x39 { letters = false }
+            length += 1
+        }
+        return endSubtag()
+    }
+
     @inline(__always)
     public static func isHexDigit(_ c: UInt8) -> Bool {
         (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66)

@@ -36,6 +36,12 @@ final class FeedRules {
 
     // Routes: (agency, type, short name, long name) -> the first route with them.
     private var routeNames: [String: (id: String, line: Int)] = [:]
+    /// Routes in file order: line, id, whether a trip runs on it.
+    private var routeLine: [Int32] = [], routeId: [String] = [], routeUsed: [Bool] = []
+    /// Stops, by stop index: whether a stop time is there.
+    private var stopServed: [Bool] = []
+    // Trips, by trip index: whether a stop time is theirs.
+    private var tripServed: [Bool] = []
 
     // Trips, by trip index: headsign (an index into `headsigns`, -1: none).
     private var tripHeadsign: [Int32] = []
@@ -85,7 +91,17 @@ final class FeedRules {
         if let name { mixedCase("stops.txt", line, "stop_name", name) }
     }
 
-    func route(id: String, line: Int, agency: String?, agencyGiven: Bool, type: Int, shortName: String?, longName: String?, description: String?) {
+    func route(_ index: Int32, id: String, line: Int, agency: String?, agencyGiven: Bool, type: Int, shortName: String?, longName: String?, description: String?) {
+        grow(&routeLine, to: Int(index) + 1, 0); grow(&routeId, to: Int(index) + 1, ""); grow(&routeUsed, to: Int(index) + 1, false)
+        routeLine[Int(index)] = Int32(line); routeId[Int(index)] = id
+        if let shortName, shortName.count > 12 {
+            issues.append(GTFSIssue(.warning, "LONG_SHORT_NAME", canonical: "route_short_name_too_long", file: "routes.txt", line: line,
+                                    field: "route_short_name", value: shortName, "\(shortName.count) characters: a short name fits a sign (12 at most)"))
+        }
+        if let description, [shortName, longName].contains(where: { $0.map { $0.count == description.count && $0.lowercased() == description.lowercased() } ?? false }) {
+            issues.append(GTFSIssue(.warning, "DESCRIPTION_IS_NAME", canonical: "same_name_and_description_for_route", file: "routes.txt", line: line,
+                                    field: "route_desc", value: description, "route_desc only repeats the route's name: say what the name does not"))
+        }
         if !agencyGiven {
             issues.append(GTFSIssue(.warning, "RECOMMENDED_VALUE_MISSING", canonical: "missing_recommended_field", file: "routes.txt", line: line,
                                     field: "agency_id", "agency_id is empty: fine with one agency, but the route breaks once a second one is added"))
@@ -102,8 +118,9 @@ final class FeedRules {
         }
     }
 
-    func trip(_ index: Int32, line: Int, headsign: UnsafeBufferPointer<UInt8>?, shape: Int32?, routeType: Int) {
+    func trip(_ index: Int32, line: Int, headsign: UnsafeBufferPointer<UInt8>?, shape: Int32?, routeType: Int, route: Int32) {
         let i = Int(index)
+        grow(&routeUsed, to: Int(route) + 1, false); routeUsed[Int(route)] = true
         grow(&tripHeadsign, to: i + 1, -1); grow(&tripLine, to: i + 1, 0); grow(&tripShape, to: i + 1, -1); grow(&tripRouteType, to: i + 1, -1)
         tripLine[i] = Int32(line); tripShape[i] = shape ?? -1; tripRouteType[i] = Int16(clamping: routeType)
         if let shape { grow(&shapeUsed, to: Int(shape) + 1, false); shapeUsed[Int(shape)] = true }
@@ -124,17 +141,46 @@ final class FeedRules {
         if shapeLine[i] == 0 { shapeLine[i] = Int32(line) }
     }
 
-    /// One shape's points in shape_pt_sequence order (its first run of rows, when its rows
-    /// are split in several).
-    func shapePoints(_ index: Int32, lat: [Double], lon: [Double]) {
+    /// One run of a shape's rows, in shape_pt_sequence order. A shape whose rows come in
+    /// several runs (rare) is put together in `shapesRead`.
+    func shapePoints(_ index: Int32, sequence: [Int], lat: [Double], lon: [Double]) {
         let i = Int(index)
         grow(&shapeFirstPoint, to: i + 1, 0); grow(&shapePointCount, to: i + 1, 0)
-        guard shapePointCount[i] == 0 else { return }
+        guard shapePointCount[i] == 0 else {
+            if splitShapes[index] == nil {
+                let first = Int(shapeFirstPoint[i]), n = Int(shapePointCount[i])
+                splitShapes[index] = (first..<first + n).map { (firstRunSequence[index]?[$0 - first] ?? 0, pointLat[$0], pointLon[$0]) }
+            }
+            splitShapes[index]! += (0..<lat.count).map { (sequence[$0], lat[$0], lon[$0]) }
+            return
+        }
         shapeFirstPoint[i] = Int32(pointLat.count); shapePointCount[i] = Int32(lat.count)
         pointLat += lat; pointLon += lon
+        firstRunSequence[index] = sequence
+    }
+    /// Shapes seen in more than one run: all their points so far.
+    private var splitShapes: [Int32: [(sequence: Int, lat: Double, lon: Double)]] = [:]
+    /// Each shape's first run's sequence numbers (kept for shapes split later).
+    private var firstRunSequence: [Int32: [Int]] = [:]
+
+    /// shapes.txt is read: a shape split in runs gets its points in one block, in order.
+    func shapesRead() {
+        for (shape, points) in splitShapes {
+            let sorted = points.sorted { $0.sequence < $1.sequence }
+            shapeFirstPoint[Int(shape)] = Int32(pointLat.count); shapePointCount[Int(shape)] = Int32(sorted.count)
+            pointLat += sorted.map(\.lat); pointLon += sorted.map(\.lon)
+        }
+        splitShapes = [:]; firstRunSequence = [:]
     }
 
     /// A trip's stop times in stop_sequence order (one run of its rows).
+    /// A stop time was loaded: its stop and trip are used.
+    @inline(__always) func served(stop: Int32, trip: Int32) {
+        if Int(stop) >= stopServed.count { grow(&stopServed, to: max(Int(stop) + 1, stopName.count), false) }
+        if Int(trip) >= tripServed.count { grow(&tripServed, to: max(Int(trip) + 1, tripLine.count), false) }
+        stopServed[Int(stop)] = true; tripServed[Int(trip)] = true
+    }
+
     func tripStops(_ trip: Int32, id: () -> String, rows: [(stop: Int32, arrival: Int?, departure: Int?, line: Int)]) {
         guard rows.count > 1 else { return }
         stopsFarFromShape(trip, rows)
@@ -287,7 +333,26 @@ final class FeedRules {
 
     /// The notices that need every row: stations no location names as its parent, shapes no
     /// trip uses.
-    func finish(stopLoaded: [Bool], shapeCount: Int, shapeId: (Int32) -> String) {
+    func finish(stopLoaded: [Bool], shapeCount: Int, shapeId: (Int32) -> String, tripId: (Int32) -> String, leftOut: Set<Int32>) {
+        grow(&routeUsed, to: routeLine.count, false)
+        for i in routeLine.indices where !routeUsed[i] {
+            issues.append(GTFSIssue(.warning, "ROUTE_NOT_USED", canonical: "unused_route", file: "routes.txt", line: Int(routeLine[i]),
+                                    field: "route_id", value: routeId[i], "no trip runs on this route"))
+        }
+        grow(&tripServed, to: tripLine.count, false)
+        for i in tripLine.indices where !tripServed[i] && !leftOut.contains(Int32(i)) {
+            issues.append(GTFSIssue(.warning, "TRIP_WITHOUT_STOP_TIMES", canonical: "unused_trip", file: "trips.txt", line: Int(tripLine[i]),
+                                    field: "trip_id", value: tripId(Int32(i)), "no stop time in stop_times.txt: the trip goes nowhere"))
+        }
+        grow(&stopServed, to: stopType.count, false)
+        for i in stopType.indices where stopType[i] == 0 && i < stopLoaded.count && stopLoaded[i] && !stopServed[i] && !(i < isParent.count && isParent[i]) {
+            issues.append(GTFSIssue(.warning, "STOP_NOT_SERVED", canonical: "stop_without_stop_time", file: "stops.txt", line: Int(stopLine[i]),
+                                    field: "stop_id", value: stopId[i], "no trip stops here"))
+        }
+        for i in 0..<min(shapeCount, shapePointCount.count) where shapePointCount[i] == 1 {
+            issues.append(GTFSIssue(.warning, "ONE_SHAPE_POINT", canonical: "single_shape_point", file: "shapes.txt", line: Int(shapeLine[i]),
+                                    field: "shape_id", value: shapeId(Int32(i)), "a shape of one point draws nothing"))
+        }
         for i in stopType.indices where stopType[i] == 1 && i < stopLoaded.count && stopLoaded[i] && !(i < isParent.count && isParent[i]) {
             issues.append(GTFSIssue(.note, "STATION_WITHOUT_STOPS", canonical: "unused_station", file: "stops.txt", line: Int(stopLine[i]),
                                     field: "stop_id", value: stopId[i], "a station no stop, entrance or node names as its parent_station"))

@@ -746,6 +746,7 @@ private let canonicalOfCode: [String: String] = [
     "UNKNOWN_TRIP": "foreign_key_violation", "UNKNOWN_STOP": "foreign_key_violation", "UNKNOWN_ROUTE": "foreign_key_violation",
     "UNKNOWN_SERVICE": "foreign_key_violation", "UNKNOWN_AGENCY": "foreign_key_violation", "UNKNOWN_SHAPE": "foreign_key_violation",
     "DANGLING_PARENT": "foreign_key_violation",
+    "UNUSED_AGENCY": "unused_agency",
     "BAD_DATE_RANGE": "start_and_end_range_out_of_order", "BAD_TIME_RANGE": "start_and_end_range_out_of_order",
     "NO_COORDINATES": "stop_without_location",
     "COORDINATES_AT_ORIGIN": "point_near_origin",
@@ -758,7 +759,7 @@ private let canonicalOfCode: [String: String] = [
 ]
 
 /// Our codes that no canonical notice matches.
-private let codesWithoutCanonical: Set<String> = ["VERY_LONG_VALUE", "UNUSED_AGENCY", "FILE_NOT_LOADED"]
+private let codesWithoutCanonical: Set<String> = ["VERY_LONG_VALUE", "FILE_NOT_LOADED"]
 
 /// Our codes whose canonical code depends on the value or the case, given where the issue is raised.
 private let codesWithCanonicalGivenWhereRaised: Set<String> = [
@@ -766,6 +767,10 @@ private let codesWithCanonicalGivenWhereRaised: Set<String> = [
     "SERVICE_ENDED", "FEED_EXPIRES", "NO_SERVICE_THIS_WEEK", "SERVICE_GAP", "SERVICE_OUTSIDE_FEED_DATES",
     "RECOMMENDED_FILE_MISSING", "RECOMMENDED_VALUE_MISSING", "NO_CONTACT",
     "STOP_TIMES_NOT_IN_ORDER", "DISTANCE_NOT_GROWING", "SHAPE_DISTANCE_DECREASES",
+    "EMPTY_COLUMN_NAME", "BAD_URL", "BAD_EMAIL", "BAD_LANGUAGE", "AGENCY_TIMEZONES_DIFFER", "COORDINATES_AT_POLE", "NO_PARENT_STATION",
+    "NO_STOP_NAME", "NOT_A_STOP", "PATHWAY_TO_STATION", "PATHWAY_TO_PLATFORM", "TRANSFER_AT_WRONG_TYPE", "TRANSFER_TRIP_NOT_ON_ROUTE",
+    "NO_ROUTE_NAME", "ONE_STOP_TIME", "TRIP_END_WITHOUT_TIME", "ONE_TIME_ONLY", "TIMEPOINT_WITHOUT_TIMES", "FREQUENCIES_OVERLAP",
+    "NO_WEEKDAY", "PATHWAY_LOOP", "ONE_FEED_DATE",
 ]
 
 @Suite("CanonicalNotice: the catalogue and the mapping of our codes")

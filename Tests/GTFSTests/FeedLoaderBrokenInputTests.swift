@@ -146,15 +146,18 @@ struct FeedLoaderBrokenInputTests {
 
     // MARK: Row errors
 
-    @Test("a bad time is a row error with line, field and value; the row is skipped")
+    @Test("a bad time is a row error with line, field and value; the row is skipped, and its trip, left with one stop time, left out")
     func badTime() throws {
         try withFeed { feed in
             try feed.replace("stop_times.txt", "STBA,6:20:00,", with: "STBA,6:2x:00,")
             let (summary, sink) = try loadFeed(feed.path)
             let stats = try #require(summary.stats("stop_times.txt"))
             #expect(stats.rowsRead == 28)
-            #expect(stats.rowsLoaded == stats.rowsRead - 1)
-            #expect(sink.rowCounts["stop_times.txt"] == 27)
+            // The bad row, and STBA's other stop time: a trip of one stop time is left out.
+            #expect(stats.rowsLoaded == stats.rowsRead - 2)
+            #expect(sink.rowCounts["stop_times.txt"] == 26)
+            let alone = try #require(issues(summary, "ONE_STOP_TIME").first)
+            #expect(alone.severity == .rowError && alone.canonical == "missing_stop_times_record" && alone.value == "STBA" && alone.line == 2)
             let issue = try #require(issues(summary, "BAD_TIME").first)
             #expect(issue.severity == .rowError)
             #expect(issue.canonical == "invalid_time" && issue.canonicalSeverity == .error)
@@ -162,7 +165,7 @@ struct FeedLoaderBrokenInputTests {
             #expect(issue.line == 3)
             #expect(issue.field == "arrival_time")
             #expect(issue.value == "6:2x:00")
-            #expect(summary.issues.count(.rowError) == 1)
+            #expect(summary.issues.count(.rowError) == 2)
             #expect(issue.location == "stop_times.txt:3 field arrival_time (\"6:2x:00\")")
         }
     }
@@ -342,7 +345,8 @@ struct FeedLoaderBrokenInputTests {
             try feed.write("stops.txt", text)
             let (summary, sink) = try loadFeed(feed.path, keeping: ["stops.txt"])
             #expect(summary.issues.count(.rowError) == 0, "\(examples(summary))")
-            #expect(summary.issues.count(.warning) == 0, "\(examples(summary))")
+            // The new stops serve no trip (stop_without_stop_time): the only warnings.
+            #expect(Set(examples(summary).filter { $0.severity == .warning }.map(\.code)) == ["STOP_NOT_SERVED"], "\(examples(summary))")
             #expect(summary.stats("stops.txt")?.rowsLoaded == 14)
             let child = try #require(sink.rows("stops.txt").first)
             #expect(child["stop_id"] == .text("CHILD"))
@@ -599,7 +603,10 @@ struct FeedLoaderBrokenInputTests {
             #expect(entry.count == 4)     // AB1 ×2, BFC1, AAMV1: the rows whose arrival is at 8 o'clock
             #expect(entry.examples.count == 3)
             #expect(entry.examples.map(\.line) == [14, 15, 18])
-            #expect(summary.stats("stop_times.txt")?.rowsLoaded == 28 - 4)
+            // AB1 loses both its stop times; BFC1 and AAMV1 keep one each and are left out
+            // (ONE_STOP_TIME): 4 rows skipped, 2 taken back.
+            #expect(summary.issues.count(code: "ONE_STOP_TIME") == 2)
+            #expect(summary.stats("stop_times.txt")?.rowsLoaded == 28 - 4 - 2)
         }
     }
 }
