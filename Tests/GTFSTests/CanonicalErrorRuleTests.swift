@@ -18,22 +18,6 @@ struct CanonicalErrorRuleTests {}
 
 // MARK: - Helpers
 
-/// A modified copy of a bundled feed in a folder; deleted after `body`.
-private func withFeed<T>(_ zip: String = "google-sample.zip", _ body: (FeedFolder) throws -> T) throws -> T {
-    let folder = try FeedFolder(unzipping: bundledFeed(zip))
-    defer { folder.delete() }
-    return try body(folder)
-}
-
-/// The lines of a file without their line ends (LF or CRLF), the header first.
-private func lines(_ feed: FeedFolder, _ name: String) throws -> [String] {
-    try feed.text(name).split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map(String.init)
-}
-
-private func writeLines(_ feed: FeedFolder, _ name: String, _ lines: [String]) throws {
-    try feed.write(name, lines.joined(separator: "\n") + "\n")
-}
-
 /// Appends one line (adding the line end the file lacks, if any); returns its line number.
 @discardableResult
 private func appendLine(_ feed: FeedFolder, _ name: String, _ line: String) throws -> Int {

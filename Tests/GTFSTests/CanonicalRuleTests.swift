@@ -9,22 +9,6 @@ import TransitModel
 // the row. Then the same rules on the shared real feeds, counted as canonical validators
 // count them, and the catalogue itself.
 
-/// A modified copy of a bundled feed in a folder; deleted after `body`.
-private func withFeed<T>(_ zip: String = "google-sample.zip", _ body: (FeedFolder) throws -> T) throws -> T {
-    let folder = try FeedFolder(unzipping: bundledFeed(zip))
-    defer { folder.delete() }
-    return try body(folder)
-}
-
-/// The lines of a file without their line ends (LF or CRLF), the header first.
-private func lines(_ feed: FeedFolder, _ name: String) throws -> [String] {
-    try feed.text(name).split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map(String.init)
-}
-
-private func writeLines(_ feed: FeedFolder, _ name: String, _ lines: [String]) throws {
-    try feed.write(name, lines.joined(separator: "\n") + "\n")
-}
-
 /// google-sample's stops.txt with location_type and parent_station columns (empty on its
 /// nine stops, lines 2–10), then `rows` from line 11 on.
 private func writeStops(_ feed: FeedFolder, _ rows: [String]) throws {

@@ -12,31 +12,11 @@ import TransitModel
 
 // MARK: - Helpers
 
-/// A modified copy of a bundled feed in a folder; deleted after `body`.
-private func withFeed<T>(_ zip: String = "google-sample.zip", _ body: (FeedFolder) throws -> T) throws -> T {
-    let folder = try FeedFolder(unzipping: bundledFeed(zip))
-    defer { folder.delete() }
-    return try body(folder)
-}
-
 /// A feed (folder or zip) loaded into a recording sink, every example kept.
 private func load(_ path: String, keeping files: Set<String> = []) throws -> (GTFSLoadSummary, RecordingSink) {
     let sink = RecordingSink(keeping: files)
     let summary = try GTFSFeedLoader(source: try openFeed(at: path), examplesPerKind: 1_000).load(into: sink)
     return (summary, sink)
-}
-
-/// Appends lines (adding the line end the file lacks, if any).
-private func appendLines(_ feed: FeedFolder, _ name: String, _ lines: [String]) throws {
-    let b = try feed.bytes(name)
-    try feed.write(name, b + (b.last == 0x0A || b.isEmpty ? [] : [0x0A]) + Array(lines.map { $0 + "\n" }.joined().utf8))
-}
-
-/// The 1-based number a line appended to `name` will have.
-private func nextLine(_ feed: FeedFolder, _ name: String) throws -> Int {
-    let b = try feed.bytes(name)
-    let breaks = b.filter { $0 == 0x0A }.count
-    return b.isEmpty ? 1 : b.last == 0x0A ? breaks + 1 : breaks + 2
 }
 
 /// google-sample's stops.txt with location_type and parent_station columns (empty on its
@@ -95,22 +75,9 @@ private func tally(_ summary: GTFSLoadSummary) -> [String: Int] {
     summary.issues.entries.reduce(into: [:]) { $0[key($1.kind.code, $1.kind.canonical, $1.kind.severity), default: 0] += $1.count }
 }
 
-/// What changed between two tallies (after minus before, changes only).
-private func changes(from before: [String: Int], to after: [String: Int]) -> [String: Int] {
-    Set(before.keys).union(after.keys).reduce(into: [:]) { d, k in
-        let delta = (after[k] ?? 0) - (before[k] ?? 0)
-        if delta != 0 { d[k] = delta }
-    }
-}
-
 /// Rows loaded, per file.
 private func loaded(_ summary: GTFSLoadSummary) -> [String: Int] {
     Dictionary(uniqueKeysWithValues: summary.files.map { ($0.file, $0.rowsLoaded) })
-}
-
-/// Rows read but not loaded, per file.
-private func skipped(_ summary: GTFSLoadSummary) -> [String: Int] {
-    Dictionary(uniqueKeysWithValues: summary.files.map { ($0.file, $0.rowsSkipped) })
 }
 
 /// `counts` with `deltas` added.

@@ -3,20 +3,6 @@ import Testing
 import GTFS
 import TransitModel
 
-/// A modified copy of google-sample (or another bundled feed) in a folder; deleted by `with`.
-private func withFeed<T>(_ zip: String = "google-sample.zip", _ body: (FeedFolder) throws -> T) throws -> T {
-    let folder = try FeedFolder(unzipping: bundledFeed(zip))
-    defer { folder.delete() }
-    return try body(folder)
-}
-
-/// The 1-based number a line appended to `name` will have.
-private func nextLine(_ folder: FeedFolder, _ name: String) throws -> Int {
-    let b = try folder.bytes(name)
-    let breaks = b.filter { $0 == 0x0A }.count
-    return b.last == 0x0A ? breaks + 1 : breaks + 2
-}
-
 /// Appends one line (adding the line end the file lacks, if any).
 private func appendLine(_ folder: FeedFolder, _ name: String, _ line: String) throws {
     let b = try folder.bytes(name)

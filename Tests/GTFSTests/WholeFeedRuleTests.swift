@@ -11,13 +11,6 @@ import TransitModel
 
 // MARK: - Helpers
 
-/// A modified copy of a bundled feed in a folder; deleted after `body`.
-private func withFeed<T>(_ zip: String = "google-sample.zip", _ body: (FeedFolder) throws -> T) throws -> T {
-    let folder = try FeedFolder(unzipping: bundledFeed(zip))
-    defer { folder.delete() }
-    return try body(folder)
-}
-
 /// A feed (folder or zip) loaded into a recording sink, every example kept.
 private func load(_ path: String, today: ServiceDate? = nil, keeping files: Set<String> = []) throws -> (GTFSLoadSummary, RecordingSink) {
     let sink = RecordingSink(keeping: files)
@@ -27,19 +20,6 @@ private func load(_ path: String, today: ServiceDate? = nil, keeping files: Set<
 
 /// A day written YYYY-MM-DD.
 private func day(_ iso: String) -> ServiceDate { ServiceDate.parse(iso8601: iso)! }
-
-/// The 1-based number a line appended to `name` will have.
-private func nextLine(_ feed: FeedFolder, _ name: String) throws -> Int {
-    let b = try feed.bytes(name)
-    let breaks = b.filter { $0 == 0x0A }.count
-    return b.isEmpty ? 1 : b.last == 0x0A ? breaks + 1 : breaks + 2
-}
-
-/// Appends lines (adding the line end the file lacks, if any).
-private func appendLines(_ feed: FeedFolder, _ name: String, _ lines: [String]) throws {
-    let b = try feed.bytes(name)
-    try feed.write(name, b + (b.last == 0x0A || b.isEmpty ? [] : [0x0A]) + Array(lines.map { $0 + "\n" }.joined().utf8))
-}
 
 /// feed_info.txt with one row (line 2); nil leaves a value empty.
 private func writeFeedInfo(_ feed: FeedFolder, start: String? = "20070101", end: String? = "20101231", version: String? = "1.0",
@@ -75,19 +55,6 @@ private func count(_ summary: GTFSLoadSummary, canonical: String) -> Int {
 private func notices(_ summary: GTFSLoadSummary, canonical: String) -> [GTFSIssue] {
     summary.issues.entries.filter { $0.kind.canonical == canonical }.flatMap(\.examples)
         .sorted { ($0.file, $0.line ?? 0) < ($1.file, $1.line ?? 0) }
-}
-
-/// What changed between two tallies (after minus before, changes only).
-private func changes(from before: [String: Int], to after: [String: Int]) -> [String: Int] {
-    Set(before.keys).union(after.keys).reduce(into: [:]) { d, k in
-        let delta = (after[k] ?? 0) - (before[k] ?? 0)
-        if delta != 0 { d[k] = delta }
-    }
-}
-
-/// Rows read but not loaded, per file.
-private func skipped(_ summary: GTFSLoadSummary) -> [String: Int] {
-    Dictionary(uniqueKeysWithValues: summary.files.map { ($0.file, $0.rowsSkipped) })
 }
 
 /// The load after a defect.
