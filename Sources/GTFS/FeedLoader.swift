@@ -178,7 +178,7 @@ public final class GTFSFeedLoader {
         }
         checkServices()
         rules.finish(stopLoaded: stopLoaded, shapeCount: shapes.count, shapeId: { self.shapes.key($0) }, tripId: { self.trips.key($0) },
-                     leftOut: leftOutTrips)
+                     tripStopTimes: tripStopTimes, leftOut: leftOutTrips)
         for issue in rules.issues { summary.issues.add(issue) }
         if let today { checkDates(today) }
         return summary
@@ -702,7 +702,7 @@ public final class GTFSFeedLoader {
             try checkTimesGoForward(ctx, line, trip: trip, sequence: sequence, arrival: int(v[1]), departure: int(v[2]), stop: stop,
                                     distance: text(v[10]).flatMap(FieldParsing.decimal))
             tripStopTimes[Int(trip)] += 1
-            rules.served(stop: stop, trip: trip)
+            rules.served(stop: stop)
             return true
 
         case .agency:
@@ -1078,7 +1078,7 @@ public final class GTFSFeedLoader {
     /// The days each service used by a trip runs, ascending (calendar weekdays in its range,
     /// minus removed dates, plus added ones).
     private func serviceDays() -> [Int32: [Int32]] {
-        var used = Set(tripService)
+        let used = Set(tripService)
         var days: [Int32: Set<Int32>] = [:]
         var removed = Set<Int64>()
         for e in calendarExceptions where !e.added { removed.insert(Int64(e.service) << 32 | Int64(e.date.daysSinceEpoch)) }
@@ -1092,7 +1092,6 @@ public final class GTFSFeedLoader {
             }
         }
         for e in calendarExceptions where e.added && used.contains(e.service) { days[e.service, default: []].insert(e.date.daysSinceEpoch) }
-        used.removeAll()
         return days.mapValues { $0.sorted() }
     }
 

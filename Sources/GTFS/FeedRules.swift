@@ -40,8 +40,6 @@ final class FeedRules {
     private var routeLine: [Int32] = [], routeId: [String] = [], routeUsed: [Bool] = []
     /// Stops, by stop index: whether a stop time is there.
     private var stopServed: [Bool] = []
-    // Trips, by trip index: whether a stop time is theirs.
-    private var tripServed: [Bool] = []
 
     // Trips, by trip index: headsign (an index into `headsigns`, -1: none).
     private var tripHeadsign: [Int32] = []
@@ -174,11 +172,10 @@ final class FeedRules {
     }
 
     /// A trip's stop times in stop_sequence order (one run of its rows).
-    /// A stop time was loaded: its stop and trip are used.
-    @inline(__always) func served(stop: Int32, trip: Int32) {
+    /// A stop time was loaded: its stop is used (its trip's use is the loader's count of them).
+    @inline(__always) func served(stop: Int32) {
         if Int(stop) >= stopServed.count { grow(&stopServed, to: max(Int(stop) + 1, stopName.count), false) }
-        if Int(trip) >= tripServed.count { grow(&tripServed, to: max(Int(trip) + 1, tripLine.count), false) }
-        stopServed[Int(stop)] = true; tripServed[Int(trip)] = true
+        stopServed[Int(stop)] = true
     }
 
     func tripStops(_ trip: Int32, id: () -> String, rows: [(stop: Int32, arrival: Int?, departure: Int?, line: Int)]) {
@@ -333,14 +330,15 @@ final class FeedRules {
 
     /// The notices that need every row: stations no location names as its parent, shapes no
     /// trip uses.
-    func finish(stopLoaded: [Bool], shapeCount: Int, shapeId: (Int32) -> String, tripId: (Int32) -> String, leftOut: Set<Int32>) {
+    /// `tripStopTimes`: per trip, the stop times loaded for it (the loader's count).
+    func finish(stopLoaded: [Bool], shapeCount: Int, shapeId: (Int32) -> String, tripId: (Int32) -> String, tripStopTimes: [Int32],
+                leftOut: Set<Int32>) {
         grow(&routeUsed, to: routeLine.count, false)
         for i in routeLine.indices where !routeUsed[i] {
             issues.append(GTFSIssue(.warning, "ROUTE_NOT_USED", canonical: "unused_route", file: "routes.txt", line: Int(routeLine[i]),
                                     field: "route_id", value: routeId[i], "no trip runs on this route"))
         }
-        grow(&tripServed, to: tripLine.count, false)
-        for i in tripLine.indices where !tripServed[i] && !leftOut.contains(Int32(i)) {
+        for i in tripLine.indices where (i >= tripStopTimes.count || tripStopTimes[i] == 0) && !leftOut.contains(Int32(i)) {
             issues.append(GTFSIssue(.warning, "TRIP_WITHOUT_STOP_TIMES", canonical: "unused_trip", file: "trips.txt", line: Int(tripLine[i]),
                                     field: "trip_id", value: tripId(Int32(i)), "no stop time in stop_times.txt: the trip goes nowhere"))
         }
