@@ -176,9 +176,10 @@ public final class GTFSFeedLoader {
             summary.issues.add(GTFSIssue(.warning, "RECOMMENDED_FILE_MISSING", canonical: "missing_recommended_file", file: "feed_info.txt",
                                          "no feed_info.txt: who publishes the feed, its version and the dates it covers are unknown"))
         }
-        checkServices()
+        let days = serviceDays()
+        checkServices(days)
         rules.finish(stopLoaded: stopLoaded, shapeCount: shapes.count, shapeId: { self.shapes.key($0) }, tripId: { self.trips.key($0) },
-                     tripStopTimes: tripStopTimes, leftOut: leftOutTrips)
+                     tripStopTimes: tripStopTimes, leftOut: leftOutTrips, serviceDays: days)
         for issue in rules.issues { summary.issues.add(issue) }
         if let today { checkDates(today) }
         return summary
@@ -407,6 +408,7 @@ public final class GTFSFeedLoader {
         case .email: ok = FieldParsing.isEmail(b)
         case .language: ok = FieldParsing.isLanguageCode(b)
         case .timeZone: ok = TimeZone(identifier: String(decoding: b, as: UTF8.self)) != nil
+        case .phone: ok = FieldParsing.isPhoneNumber(b)
         }
         guard !ok else { return }
         let (code, canonical, what) = switch form {
@@ -414,11 +416,12 @@ public final class GTFSFeedLoader {
         case .email: ("BAD_EMAIL", "invalid_email", "not an e-mail address")
         case .language: ("BAD_LANGUAGE", "invalid_language_code", "not a language code (BCP 47, such as en or pt-BR)")
         case .timeZone: ("BAD_TIMEZONE", "invalid_timezone", "not an IANA time zone name such as Europe/Warsaw")
+        case .phone: ("BAD_PHONE", "invalid_phone_number", "not a phone number (digits, optionally a leading +, spaces, dashes, dots, brackets)")
         }
         fieldError(code, canonical: canonical, run, line, field: run.spec.columns[col].name, value: string(v[col]), what + "; stored as empty")
         v[col] = .null
     }
-    enum ValueForm { case url, email, language, timeZone }
+    enum ValueForm { case url, email, language, timeZone, phone }
 
     /// A canonical ERROR in an optional value: the value is not used, the row is kept.
     private func fieldError(_ code: String, canonical: String? = nil, _ run: FileRun, _ line: Int, field: String?, value: String?,
@@ -459,6 +462,13 @@ public final class GTFSFeedLoader {
                     // trims unquoted ones); both are loaded without them.
                     if bytes.count != whole.count && record.isQuoted(i) {
                         rules.whitespace(file: run.spec.fileName, line: line, field: run.spec.columns[col].name, value: String(decoding: whole, as: UTF8.self))
+                    }
+                    // Only a quoted value can hold a line break. Canonical ERROR; kept as
+                    // written: the text is still the agency's, one line on a sign or screen.
+                    if record.isQuoted(i) && bytes.contains(where: { $0 == 0x0A || $0 == 0x0D }) {
+                        warning("LINE_BREAK_IN_VALUE", canonical: "new_line_in_value", run, line, field: run.spec.columns[col].name,
+                                value: String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\n", with: "\\n"),
+                                "a line break inside the value: GTFS text is one line (a sign, a screen, a CSV reader splitting rows)")
                     }
                     if let value = parse(bytes, plans[col]) {
                         values[col] = value
@@ -593,7 +603,7 @@ public final class GTFSFeedLoader {
             }
             lastDistance = (d, r.sequence)
         }
-        rules.tripStops(tripRun.trip, id: id, rows: tripRun.rows.map { ($0.stop, $0.arrival, $0.departure, $0.line) })
+        rules.tripStops(tripRun.trip, id: id, rows: tripRun.rows.map { ($0.stop, $0.arrival, $0.departure, $0.line, $0.sequence, $0.distance) })
     }
 
     /// Two consecutive points of a shape (by shape_pt_sequence) at the same
@@ -607,7 +617,8 @@ public final class GTFSFeedLoader {
         if !shapeRun.rows.indices.dropFirst().allSatisfy({ shapeRun.rows[$0 - 1].sequence < shapeRun.rows[$0].sequence }) {
             shapeRun.rows.sort { $0.sequence < $1.sequence }
         }
-        rules.shapePoints(shapeRun.shape, sequence: shapeRun.rows.map(\.sequence), lat: shapeRun.rows.map(\.lat), lon: shapeRun.rows.map(\.lon))
+        rules.shapePoints(shapeRun.shape, sequence: shapeRun.rows.map(\.sequence), lat: shapeRun.rows.map(\.lat), lon: shapeRun.rows.map(\.lon),
+                          distance: shapeRun.rows.map(\.distance))
         for i in 1..<shapeRun.rows.count {
             let a = shapeRun.rows[i - 1], b = shapeRun.rows[i]
             guard let da = a.distance, let db = b.distance, da >= db else { continue }
@@ -713,7 +724,7 @@ public final class GTFSFeedLoader {
                 return false
             }
             guard agencies.insert(id).inserted else { return try duplicate(ctx, line, "agency_id", v[0]) }
-            for (col, form) in [(2, ValueForm.url), (4, .language), (6, .url), (7, .email)] { checkForm(v, col, ctx, line, form) }
+            for (col, form) in [(2, ValueForm.url), (4, .language), (5, .phone), (6, .url), (7, .email)] { checkForm(v, col, ctx, line, form) }
             if let first = summary.agencyTimezones.first, first != string(v[3])! {
                 // Canonical ERROR; kept: each route keeps its agency's time zone here.
                 warning("AGENCY_TIMEZONES_DIFFER", canonical: "inconsistent_agency_timezone", ctx, line, field: "agency_timezone", value: string(v[3]),
@@ -808,7 +819,8 @@ public final class GTFSFeedLoader {
             // have been rejected): what the children after it are checked against.
             stopLocationType[idx] = Int8(locationType)
             rules.stop(Int32(idx), id: string(v[0])!, line: line, name: string(v[2]), description: string(v[4]), type: locationType,
-                       parent: text(v[10]).flatMap { stops.find($0) }, lat: text(v[5]).flatMap(FieldParsing.decimal), lon: text(v[6]).flatMap(FieldParsing.decimal))
+                       parent: text(v[10]).flatMap { stops.find($0) }, lat: text(v[5]).flatMap(FieldParsing.decimal), lon: text(v[6]).flatMap(FieldParsing.decimal),
+                       level: text(v[13]) != nil)
             return true
 
         case .routes:
@@ -906,7 +918,7 @@ public final class GTFSFeedLoader {
             tripRoute.append(routes.find(text(v[0])!)!)
             tripFirst.append((Int32.max, false, 0)); tripLast.append((Int32.min, false, 0))
             rules.trip(Int32(trips.count - 1), line: line, headsign: text(v[3]), shape: text(v[7]).flatMap { shapes.find($0) },
-                       routeType: routeTypes[Int(routes.find(text(v[0])!)!)], route: routes.find(text(v[0])!)!)
+                       routeType: routeTypes[Int(routes.find(text(v[0])!)!)], route: routes.find(text(v[0])!)!, block: text(v[6]), service: service)
             return true
 
         case .frequencies:
@@ -964,6 +976,13 @@ public final class GTFSFeedLoader {
                     return false
                 }
             }
+            for (tripCol, stopCol, name) in [(4, 0, "from_trip_id"), (5, 1, "to_trip_id")] {
+                if let t = text(v[tripCol]).flatMap({ trips.find($0) }), let s = text(v[stopCol]).flatMap({ stops.find($0) }), rules.trip(t, serves: s) == false {
+                    try rowError("TRANSFER_TRIP_NOT_AT_STOP", canonical: "transfer_with_invalid_trip_and_stop", ctx, line, field: name, value: string(v[tripCol]),
+                                 "this trip does not stop at \(stopCol == 0 ? "from_stop_id" : "to_stop_id") \(string(v[stopCol])!) (nor in that station): the transfer can never happen")
+                    return false
+                }
+            }
             return true
 
         case .pathways:
@@ -993,6 +1012,7 @@ public final class GTFSFeedLoader {
                            "an exit gate (pathway_mode 7) lets people out only; read as one-way (is_bidirectional 0)")
                 v[4] = .int(0)
             }
+            rules.pathway(from: stops.find(text(v[1])!)!, to: stops.find(text(v[2])!)!, mode: int(v[3])!, twoWay: int(v[4]) == 1, line: line)
             return true
 
         case .feedInfo:
@@ -1097,8 +1117,7 @@ public final class GTFSFeedLoader {
 
     /// Services of calendar.txt with a gap of more than 13 days between two days they run, and services
     /// running outside feed_info.txt's dates (infos: the feed loads as it is).
-    private func checkServices() {
-        let days = serviceDays()
+    private func checkServices(_ days: [Int32: [Int32]]) {
         // A service's place: its calendar.txt row, else its first calendar_dates.txt row.
         var place: [Int32: (file: String, line: Int)] = [:]
         for s in days.keys where Int(s) < serviceDatesLine.count && serviceDatesLine[Int(s)] > 0 { place[s] = ("calendar_dates.txt", serviceDatesLine[Int(s)]) }
@@ -1347,6 +1366,24 @@ public enum FieldParsing {
     }
 
     @inline(__always)
+    /// A phone number as riders dial it: 3 to 20 digits, a leading '+', separators (space,
+    /// '-', '.', '/', brackets, ','), and letters for a vanity number or an extension
+    /// ("916-321-BUSS", "555 0100 ext. 12"). Our reading of the canonical rule, which parses
+    /// with the rules of the feed's country: without a country only the form can be judged.
+    public static func isPhoneNumber(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        var digits = 0, letters = 0
+        for (i, c) in b.enumerated() {
+            switch c {
+            case 0x30...0x39: digits += 1
+            case 0x41...0x5A, 0x61...0x7A: letters += 1
+            case 0x20, 0x2D, 0x2E, 0x2F, 0x28, 0x29, 0x2C: break
+            case 0x2B: if i != 0 { return false }
+            default: return false
+            }
+        }
+        return (3...20).contains(digits) && letters <= 10
+    }
+
     public static func isHexDigit(_ c: UInt8) -> Bool {
         (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66)
     }

@@ -33,6 +33,8 @@ final class FeedRules {
     private var stopId: [String] = []
     /// Station index -> whether some location names it as its parent.
     private var isParent: [Bool] = []
+    /// The location it names as its parent_station (-1: none); whether it has a level_id.
+    private var stopParent: [Int32] = [], stopHasLevel: [Bool] = []
 
     // Routes: (agency, type, short name, long name) -> the first route with them.
     private var routeNames: [String: (id: String, line: Int)] = [:]
@@ -50,13 +52,36 @@ final class FeedRules {
     private var tripLine: [Int32] = []
     private var tripShape: [Int32] = []
     private var tripRouteType: [Int16] = []
+    /// Block (an index into `blocks`, -1: none) and service of each trip.
+    private var tripBlock: [Int32] = [], tripService: [Int32] = []
+    private var blocks = IdTable(capacity: 256)
+    /// For trips in a block: the first and last stop time's sequence and times (-1: none).
+    private var spanFirst: [(sequence: Int32, arrival: Int32, departure: Int32)] = []
+    private var spanLast: [(sequence: Int32, arrival: Int32, departure: Int32)] = []
+    /// Each trip's stops as one of the distinct sequences of stops (`patterns`); -1 before its
+    /// stop times. A trip whose rows come in several runs keeps the later runs' stops aside.
+    private var patternIndex: [[Int32]: Int32] = [:], patterns: [[Int32]] = []
+    private var tripPattern: [Int32] = []
+    private var tripMoreStops: [Int32: Set<Int32>] = [:]
+    /// Trips whose shape_dist_traveled already passed their shape's end (said once).
+    private var pastShapeEnd = Set<Int32>()
+
+    /// Pathways: (from, to, both ways); elevator ends already said to lack a level.
+    private var pathwayEnds: [(from: Int32, to: Int32, twoWay: Bool)] = []
+    private var levelSaid = Set<Int32>()
 
     // Shape points in shape_pt_sequence order: shape -> pointOffsets[s] ..< pointOffsets[s + 1]
     // (shapes without points: an empty range).
     private var shapeFirstPoint: [Int32] = [], shapePointCount: [Int32] = []
     private var pointLat: [Double] = [], pointLon: [Double] = []
-    /// (shape, stop) pairs already measured (`stopTooFarFromShape`).
-    private var measured = Set<UInt64>()
+    /// Each point's shape_dist_traveled (NaN: none); per shape, the largest (NaN: none).
+    private var pointDist: [Double] = []
+    private var shapeMaxDist: [Double] = []
+    /// Trips already placed on their shape (a hash of shape, stops and distances); each
+    /// shape's matcher; (shape, stop) pairs said to be far from the shape (`matchShape`).
+    private var matchedTrips = Set<Int>()
+    private var shapeMatchers: [Int: ShapeMatch] = [:]
+    private var reportedFar = Set<UInt64>()
 
     // Shapes, by shape index: the first line of each; used by a trip.
     private var shapeLine: [Int32] = []
@@ -73,9 +98,12 @@ final class FeedRules {
                                 field: field, value: value, "spaces or tabs before or after the value; loaded without them"))
     }
 
-    func stop(_ index: Int32, id: String, line: Int, name: String?, description: String?, type: Int, parent: Int32?, lat: Double?, lon: Double?) {
+    func stop(_ index: Int32, id: String, line: Int, name: String?, description: String?, type: Int, parent: Int32?, lat: Double?, lon: Double?,
+              level: Bool = false) {
         let i = Int(index)
         grow(&stopName, to: i + 1, nil); grow(&stopType, to: i + 1, -1); grow(&stopLine, to: i + 1, 0)
+        grow(&stopParent, to: i + 1, -1); grow(&stopHasLevel, to: i + 1, false)
+        stopParent[i] = parent ?? -1; stopHasLevel[i] = level
         grow(&stopId, to: i + 1, ""); grow(&isParent, to: i + 1, false)
         grow(&stopLat, to: i + 1, .nan); grow(&stopLon, to: i + 1, .nan); grow(&stopNameKey, to: i + 1, -1); grow(&stopCosLat, to: i + 1, 1)
         stopName[i] = name; stopType[i] = Int8(type); stopLine[i] = Int32(line); stopId[i] = id
@@ -116,8 +144,15 @@ final class FeedRules {
         }
     }
 
-    func trip(_ index: Int32, line: Int, headsign: UnsafeBufferPointer<UInt8>?, shape: Int32?, routeType: Int, route: Int32) {
+    func trip(_ index: Int32, line: Int, headsign: UnsafeBufferPointer<UInt8>?, shape: Int32?, routeType: Int, route: Int32,
+              block: UnsafeBufferPointer<UInt8>? = nil, service: Int32 = -1) {
         let i = Int(index)
+        grow(&tripBlock, to: i + 1, -1); grow(&tripService, to: i + 1, -1)
+        tripService[i] = service
+        if let block {
+            tripBlock[i] = blocks.insert(block).index
+            grow(&spanFirst, to: i + 1, (Int32.max, -1, -1)); grow(&spanLast, to: i + 1, (Int32.min, -1, -1))
+        }
         grow(&routeUsed, to: Int(route) + 1, false); routeUsed[Int(route)] = true
         grow(&tripHeadsign, to: i + 1, -1); grow(&tripLine, to: i + 1, 0); grow(&tripShape, to: i + 1, -1); grow(&tripRouteType, to: i + 1, -1)
         tripLine[i] = Int32(line); tripShape[i] = shape ?? -1; tripRouteType[i] = Int16(clamping: routeType)
@@ -141,23 +176,23 @@ final class FeedRules {
 
     /// One run of a shape's rows, in shape_pt_sequence order. A shape whose rows come in
     /// several runs (rare) is put together in `shapesRead`.
-    func shapePoints(_ index: Int32, sequence: [Int], lat: [Double], lon: [Double]) {
+    func shapePoints(_ index: Int32, sequence: [Int], lat: [Double], lon: [Double], distance: [Double?]) {
         let i = Int(index)
         grow(&shapeFirstPoint, to: i + 1, 0); grow(&shapePointCount, to: i + 1, 0)
         guard shapePointCount[i] == 0 else {
             if splitShapes[index] == nil {
                 let first = Int(shapeFirstPoint[i]), n = Int(shapePointCount[i])
-                splitShapes[index] = (first..<first + n).map { (firstRunSequence[index]?[$0 - first] ?? 0, pointLat[$0], pointLon[$0]) }
+                splitShapes[index] = (first..<first + n).map { (firstRunSequence[index]?[$0 - first] ?? 0, pointLat[$0], pointLon[$0], pointDist[$0]) }
             }
-            splitShapes[index]! += (0..<lat.count).map { (sequence[$0], lat[$0], lon[$0]) }
+            splitShapes[index]! += (0..<lat.count).map { (sequence[$0], lat[$0], lon[$0], distance[$0] ?? .nan) }
             return
         }
         shapeFirstPoint[i] = Int32(pointLat.count); shapePointCount[i] = Int32(lat.count)
-        pointLat += lat; pointLon += lon
+        pointLat += lat; pointLon += lon; pointDist += distance.map { $0 ?? .nan }
         firstRunSequence[index] = sequence
     }
     /// Shapes seen in more than one run: all their points so far.
-    private var splitShapes: [Int32: [(sequence: Int, lat: Double, lon: Double)]] = [:]
+    private var splitShapes: [Int32: [(sequence: Int, lat: Double, lon: Double, distance: Double)]] = [:]
     /// Each shape's first run's sequence numbers (kept for shapes split later).
     private var firstRunSequence: [Int32: [Int]] = [:]
 
@@ -166,9 +201,16 @@ final class FeedRules {
         for (shape, points) in splitShapes {
             let sorted = points.sorted { $0.sequence < $1.sequence }
             shapeFirstPoint[Int(shape)] = Int32(pointLat.count); shapePointCount[Int(shape)] = Int32(sorted.count)
-            pointLat += sorted.map(\.lat); pointLon += sorted.map(\.lon)
+            pointLat += sorted.map(\.lat); pointLon += sorted.map(\.lon); pointDist += sorted.map(\.distance)
         }
         splitShapes = [:]; firstRunSequence = [:]
+        shapeMaxDist = Array(repeating: .nan, count: shapePointCount.count)
+        for s in shapePointCount.indices where shapePointCount[s] > 0 {
+            let points = Int(shapeFirstPoint[s])..<Int(shapeFirstPoint[s] + shapePointCount[s])
+            var most = -Double.infinity
+            for p in points where !pointDist[p].isNaN { most = max(most, pointDist[p]) }
+            if most > -Double.infinity { shapeMaxDist[s] = most }
+        }
     }
 
     /// A trip's stop times in stop_sequence order (one run of its rows).
@@ -178,48 +220,132 @@ final class FeedRules {
         stopServed[Int(stop)] = true
     }
 
-    func tripStops(_ trip: Int32, id: () -> String, rows: [(stop: Int32, arrival: Int?, departure: Int?, line: Int)]) {
+    typealias StopTimeRow = (stop: Int32, arrival: Int?, departure: Int?, line: Int, sequence: Int, distance: Double?)
+
+    func tripStops(_ trip: Int32, id: () -> String, rows: [StopTimeRow]) {
+        let stops = rows.map(\.stop)
+        keepPattern(trip, stops)
+        keepSpan(trip, rows)
+        pastShapeEnd(trip, id: id, rows)
         guard rows.count > 1 else { return }
-        stopsFarFromShape(trip, rows)
+        matchShape(trip, id: id, rows)
         fastTravel(trip, id: id, rows)
-        headsignOfPassedStop(trip, id: id(), stops: rows.map(\.stop))
+        headsignOfPassedStop(trip, id: id(), stops: stops)
     }
 
-    /// Stops more than 100 m from the shape their trip follows (each stop and shape once).
-    private func stopsFarFromShape(_ trip: Int32, _ rows: [(stop: Int32, arrival: Int?, departure: Int?, line: Int)]) {
+    private func keepPattern(_ trip: Int32, _ stops: [Int32]) {
+        let t = Int(trip)
+        grow(&tripPattern, to: t + 1, -1)
+        guard tripPattern[t] < 0 else { tripMoreStops[trip, default: []].formUnion(stops); return }
+        if let p = patternIndex[stops] { tripPattern[t] = p; return }
+        tripPattern[t] = Int32(patterns.count)
+        patternIndex[stops] = Int32(patterns.count)
+        patterns.append(stops)
+    }
+
+    /// Whether the trip stops at `stop`, or at a location whose parent is `stop` (a station);
+    /// nil when none of its stop times was handed over (none, or the trip left out).
+    func trip(_ trip: Int32, serves stop: Int32) -> Bool? {
+        guard Int(trip) < tripPattern.count, tripPattern[Int(trip)] >= 0 else { return nil }
+        func at(_ s: Int32) -> Bool { s == stop || (Int(s) < stopParent.count && stopParent[Int(s)] == stop) }
+        return patterns[Int(tripPattern[Int(trip)])].contains(where: at) || (tripMoreStops[trip]?.contains(where: at) ?? false)
+    }
+
+    /// A trip of a block: its first and last stop time (by stop_sequence, over all its runs).
+    private func keepSpan(_ trip: Int32, _ rows: [StopTimeRow]) {
+        let t = Int(trip)
+        guard t < tripBlock.count, tripBlock[t] >= 0, let first = rows.first, let last = rows.last else { return }
+        if first.sequence < spanFirst[t].sequence {
+            spanFirst[t] = (Int32(first.sequence), Int32(first.arrival ?? -1), Int32(first.departure ?? -1))
+        }
+        if last.sequence > spanLast[t].sequence {
+            spanLast[t] = (Int32(last.sequence), Int32(last.arrival ?? -1), Int32(last.departure ?? -1))
+        }
+    }
+
+    /// A trip whose shape_dist_traveled goes past its shape's last one: an error when its last
+    /// stop is 11.1 m or more from the shape's last point, else a warning (canonical
+    /// thresholds). Kept: stops past the end are drawn at the shape's end.
+    private func pastShapeEnd(_ trip: Int32, id: () -> String, _ rows: [StopTimeRow]) {
+        let t = Int(trip)
+        guard t < tripShape.count, tripShape[t] >= 0, Int(tripShape[t]) < shapeMaxDist.count else { return }
+        let shape = Int(tripShape[t]), shapeMost = shapeMaxDist[shape]
+        guard !shapeMost.isNaN, let row = rows.last(where: { $0.distance != nil }), row.distance! > shapeMost,
+              !pastShapeEnd.contains(trip) else { return }
+        pastShapeEnd.insert(trip)
+        let last = rows.last!, s = Int(last.stop), p = Int(shapeFirstPoint[shape] + shapePointCount[shape] - 1)
+        let meters = s < stopLat.count && !stopLat[s].isNaN ? Self.metersBetween(stopLat[s], stopLon[s], pointLat[p], pointLon[p]) : .infinity
+        let error = meters >= 11.1
+        issues.append(GTFSIssue(.warning, "PAST_SHAPE_END",
+                                canonical: error ? "trip_distance_exceeds_shape_distance" : "trip_distance_exceeds_shape_distance_below_threshold",
+                                file: "stop_times.txt", line: row.line, field: "shape_dist_traveled", value: GTFSFeedLoader.shownNumber(row.distance!),
+                                "trip \(id()) goes past the end of its shape (shape_dist_traveled \(GTFSFeedLoader.shownNumber(shapeMost)))"
+                                + (meters.isFinite ? String(format: "; its last stop is %.1f m from the shape's last point", meters) : "")))
+    }
+
+    /// Meters between two points, in a plane (see `distance`).
+    static func metersBetween(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+        let k = 6_371_008.8 * Double.pi / 180
+        let dy = (lat2 - lat1) * k, dx = (lon2 - lon1) * k * cos((lat1 + lat2) / 2 * .pi / 180)
+        return (dx * dx + dy * dy).squareRoot()
+    }
+
+    /// The stops of each distinct trip (stops and distances) on its shape, placed along it
+    /// (`ShapeMatch`): stops too far from the shape, by geometry or at their
+    /// shape_dist_traveled (each stop once per shape, as the canonical rules report them), and
+    /// stops that match the shape out of order.
+    private func matchShape(_ trip: Int32, id: () -> String, _ rows: [StopTimeRow]) {
         guard Int(trip) < tripShape.count, tripShape[Int(trip)] >= 0 else { return }
         let shape = Int(tripShape[Int(trip)])
         guard shape < shapePointCount.count, shapePointCount[shape] > 0 else { return }
-        let first = Int(shapeFirstPoint[shape]), count = Int(shapePointCount[shape])
-        for r in rows {
-            let s = Int(r.stop)
-            guard s < stopLat.count, !stopLat[s].isNaN, measured.insert(UInt64(shape) << 32 | UInt64(s)).inserted else { continue }
-            let meters = Self.distanceToLine(lat: stopLat[s], lon: stopLon[s], pointLat, pointLon, first, count)
-            if meters > 100 {
-                issues.append(GTFSIssue(.warning, "STOP_FAR_FROM_SHAPE", canonical: "stop_too_far_from_shape", file: "stop_times.txt", line: r.line,
-                                        field: "stop_id", value: stopId[s],
-                                        String(format: "%.1f m from the shape its trip follows (more than 100 m): the stop or the shape is in the wrong place", meters)))
+        var h = Hasher()
+        h.combine(shape)
+        for r in rows { h.combine(r.stop); h.combine(r.distance?.bitPattern ?? UInt64.max) }
+        guard matchedTrips.insert(h.finalize()).inserted else { return }
+        // A stop without coordinates of its own is where its parent station is.
+        func coordinates(_ s: Int) -> (Double, Double)? {
+            if s < stopLat.count, !stopLat[s].isNaN { return (stopLat[s], stopLon[s]) }
+            let p = s < stopParent.count ? Int(stopParent[s]) : -1
+            return p >= 0 && p < stopLat.count && !stopLat[p].isNaN ? (stopLat[p], stopLon[p]) : nil
+        }
+        var stops: [(lat: Double, lon: Double, distance: Double, large: Bool)] = []
+        let rail = Int(trip) < tripRouteType.count && tripRouteType[Int(trip)] == 2
+        for (k, r) in rows.enumerated() {
+            guard let (la, lo) = coordinates(Int(r.stop)) else { return }
+            stops.append((la, lo, r.distance ?? 0, rail && (k == 0 || k == rows.count - 1)))
+        }
+        let matcher: ShapeMatch
+        if let m = shapeMatchers[shape] { matcher = m } else {
+            let first = Int(shapeFirstPoint[shape]), range = first..<(first + Int(shapePointCount[shape]))
+            matcher = ShapeMatch(lat: pointLat[range], lon: pointLon[range], distance: pointDist[range])
+            shapeMatchers[shape] = matcher
+        }
+        let (geo, user) = matcher.problems(stops)
+        for (problem, byDistance) in geo.map({ ($0, false) }) + user.map({ ($0, true) }) {
+            switch problem {
+            case .far(let k, let meters, let limit):
+                let r = rows[k]
+                guard reportedFar.insert(UInt64(shape) << 32 | UInt64(UInt32(bitPattern: r.stop))).inserted else { continue }
+                if byDistance {
+                    issues.append(GTFSIssue(.warning, "STOP_FAR_FROM_SHAPE", canonical: "stop_too_far_from_shape_using_user_distance", file: "stop_times.txt",
+                                            line: r.line, field: "shape_dist_traveled", value: r.distance.map(GTFSFeedLoader.shownNumber),
+                                            String(format: "stop %@ is %.1f m from the point of its shape at this shape_dist_traveled (more than %.0f m): the stop, the shape or the distance is wrong",
+                                                   stopId[Int(r.stop)], meters, limit)))
+                } else {
+                    issues.append(GTFSIssue(.warning, "STOP_FAR_FROM_SHAPE", canonical: "stop_too_far_from_shape", file: "stop_times.txt", line: r.line,
+                                            field: "stop_id", value: stopId[Int(r.stop)],
+                                            String(format: "%.1f m from the shape its trip follows (more than %.0f m): the stop or the shape is in the wrong place", meters, limit)))
+                }
+            case .outOfOrder(let k, let previous, let along, let previousAlong):
+                let r = rows[k], p = rows[previous]
+                issues.append(GTFSIssue(.warning, "STOPS_OUT_OF_ORDER_ON_SHAPE", canonical: "stops_match_shape_out_of_order", file: "stop_times.txt",
+                                        line: r.line, field: byDistance ? "shape_dist_traveled" : "stop_id",
+                                        value: byDistance ? r.distance.map(GTFSFeedLoader.shownNumber) : stopId[Int(r.stop)],
+                                        String(format: "trip %@: this stop is nearest the shape %.0f m along it, before the stop before it (%@, line %d, %.0f m along)%@",
+                                               id(), along, stopId[Int(p.stop)], p.line, previousAlong,
+                                               byDistance ? ", placed by shape_dist_traveled" : ": the shape or the stops are in the wrong order")))
             }
         }
-    }
-
-    /// Meters from a point to a polyline, in a plane tangent at the point (exact enough
-    /// within a city: the error at 10 km is a few meters).
-    static func distanceToLine(lat: Double, lon: Double, _ lats: [Double], _ lons: [Double], _ first: Int, _ count: Int) -> Double {
-        let rad = Double.pi / 180, r = 6_371_008.8
-        let kx = cos(lat * rad) * rad * r, ky = rad * r
-        var best = Double.infinity
-        var px = (lons[first] - lon) * kx, py = (lats[first] - lat) * ky
-        if count == 1 { return (px * px + py * py).squareRoot() }
-        for i in (first + 1)..<(first + count) {
-            let qx = (lons[i] - lon) * kx, qy = (lats[i] - lat) * ky
-            let dx = qx - px, dy = qy - py, len2 = dx * dx + dy * dy
-            let t = len2 > 0 ? max(0, min(1, -(px * dx + py * dy) / len2)) : 0
-            let x = px + t * dx, y = py + t * dy
-            best = min(best, x * x + y * y)
-            px = qx; py = qy
-        }
-        return best.squareRoot()
     }
 
     /// Meters between two stops with coordinates, in a plane (under 0.1% off the great
@@ -232,7 +358,7 @@ final class FeedRules {
 
     /// Faster than a vehicle of the route's type can go (km/h), between consecutive timed
     /// stops, or over the first 10 km from a stop ("far stops"); once per trip each.
-    private func fastTravel(_ trip: Int32, id: () -> String, _ rows: [(stop: Int32, arrival: Int?, departure: Int?, line: Int)]) {
+    private func fastTravel(_ trip: Int32, id: () -> String, _ rows: [StopTimeRow]) {
         guard Int(trip) < tripRouteType.count else { return }
         let limit: Double = switch Int(tripRouteType[Int(trip)]) {
         case 0: 100; case 1: 150; case 2: 500; case 3: 150; case 4: 80; case 5: 30; case 6, 7: 50; case 11, 12: 150; default: 200 }
@@ -326,13 +452,119 @@ final class FeedRules {
         return upper > 0 ? "capitals" : "small letters"
     }
 
+    // MARK: - Pathways
+
+    /// A pathway loaded: kept for `unreachableLocations`; an elevator's ends need a level_id.
+    func pathway(from: Int32, to: Int32, mode: Int, twoWay: Bool, line: Int) {
+        pathwayEnds.append((from, to, twoWay))
+        guard mode == 5 else { return }
+        for s in [from, to] where Int(s) < stopHasLevel.count && !stopHasLevel[Int(s)] && levelSaid.insert(s).inserted {
+            // Canonical ERROR; kept: the location is still on the graph, on no known level.
+            issues.append(GTFSIssue(.warning, "ELEVATOR_WITHOUT_LEVEL", canonical: "missing_level_id", file: "stops.txt", line: Int(stopLine[Int(s)]),
+                                    field: "level_id", value: stopId[Int(s)],
+                                    "an elevator (pathways.txt line \(line)) stops here, but the location has no level_id: which floor is unknown"))
+        }
+    }
+
+    /// The station a location is in (a boarding area's through its platform), or -1.
+    private func station(of s: Int32) -> Int32 {
+        var s = s
+        for _ in 0..<3 {
+            guard Int(s) < stopType.count else { return -1 }
+            if stopType[Int(s)] == 1 { return s }
+            s = stopParent[Int(s)]
+            if s < 0 { return -1 }
+        }
+        return -1
+    }
+
+    /// Platforms, generic nodes and boarding areas of stations with pathways that no entrance
+    /// leads to, or that lead to no exit (canonical: walked from and to every entrance of the
+    /// feed, pathways followed in their direction or both ways; a platform with boarding
+    /// areas is judged by them). Canonical ERROR; kept: the rest of the station still works.
+    private func unreachableLocations(stopLoaded: [Bool]) {
+        guard !pathwayEnds.isEmpty else { return }
+        let n = stopType.count
+        var forward = [[Int32]](repeating: [], count: n), backward = [[Int32]](repeating: [], count: n)
+        var stations = Set<Int32>()
+        for e in pathwayEnds where Int(e.from) < n && Int(e.to) < n {
+            forward[Int(e.from)].append(e.to); backward[Int(e.to)].append(e.from)
+            if e.twoWay { forward[Int(e.to)].append(e.from); backward[Int(e.from)].append(e.to) }
+            for s in [e.from, e.to] { let st = station(of: s); if st >= 0 { stations.insert(st) } }
+        }
+        func walk(_ edges: [[Int32]]) -> [Bool] {
+            var seen = [Bool](repeating: false, count: n)
+            var queue: [Int32] = []
+            for i in 0..<n where stopType[i] == 2 && i < stopLoaded.count && stopLoaded[i] { seen[i] = true; queue.append(Int32(i)) }
+            var head = 0
+            while head < queue.count {
+                let s = queue[head]; head += 1
+                for t in edges[Int(s)] where !seen[Int(t)] { seen[Int(t)] = true; queue.append(t) }
+            }
+            return seen
+        }
+        let fromEntrance = walk(forward), toExit = walk(backward)
+        var hasBoardingAreas = [Bool](repeating: false, count: n)
+        for i in 0..<n where stopType[i] == 4 && stopParent[i] >= 0 && Int(stopParent[i]) < n { hasBoardingAreas[Int(stopParent[i])] = true }
+        for i in 0..<n where i < stopLoaded.count && stopLoaded[i] && !(fromEntrance[i] && toExit[i]) {
+            let type = stopType[i]
+            guard type == 3 || type == 4 || (type == 0 && stopParent[i] >= 0 && !hasBoardingAreas[i]), stations.contains(station(of: Int32(i))) else { continue }
+            let why = !fromEntrance[i] && !toExit[i] ? "no entrance leads here and no exit can be reached from here"
+                : !fromEntrance[i] ? "no entrance leads here along the pathways" : "no exit can be reached from here along the pathways"
+            issues.append(GTFSIssue(.warning, "LOCATION_UNREACHABLE", canonical: "pathway_unreachable_location", file: "stops.txt", line: Int(stopLine[i]),
+                                    field: "stop_id", value: stopId[i], why + " (a station with pathways must connect each of its places)"))
+        }
+    }
+
+    // MARK: - Blocks
+
+    /// Trips of one block that run at the same time on a day both run (canonical: a trip's
+    /// span is from its first stop time's arrival to its last one's; one trip may start where
+    /// the one before ends, at the same time). Canonical ERROR; kept: each trip's times are
+    /// its own, only the vehicle's plan is wrong.
+    private func overlappingBlocks(serviceDays: [Int32: [Int32]], tripId: (Int32) -> String, leftOut: Set<Int32>) {
+        guard blocks.count > 0 else { return }
+        var byBlock = [[Int32]](repeating: [], count: blocks.count)
+        for t in tripBlock.indices where tripBlock[t] >= 0 && !leftOut.contains(Int32(t)) && t < spanFirst.count && spanFirst[t].arrival >= 0 && spanFirst[t].departure >= 0
+            && spanLast[t].arrival >= 0 && spanLast[t].departure >= 0 {
+            byBlock[Int(tripBlock[t])].append(Int32(t))
+        }
+        var common: [UInt64: Int32] = [:]   // (service, service) -> first day both run, or Int32.min
+        func firstCommonDay(_ a: Int32, _ b: Int32) -> Int32? {
+            let key = UInt64(UInt32(bitPattern: min(a, b))) << 32 | UInt64(UInt32(bitPattern: max(a, b)))
+            if let d = common[key] { return d == Int32.min ? nil : d }
+            var day = Int32.min
+            if let x = serviceDays[a], let y = serviceDays[b] {
+                var i = 0, j = 0
+                while i < x.count && j < y.count { if x[i] == y[j] { day = x[i]; break } else if x[i] < y[j] { i += 1 } else { j += 1 } }
+            }
+            common[key] = day
+            return day == Int32.min ? nil : day
+        }
+        for var trips in byBlock where trips.count > 1 {
+            trips.sort { (spanFirst[Int($0)].arrival, spanLast[Int($0)].departure, $0) < (spanFirst[Int($1)].arrival, spanLast[Int($1)].departure, $1) }
+            for (k, a) in trips.enumerated() {
+                for b in trips[(k + 1)...] {
+                    guard spanFirst[Int(b)].arrival < spanLast[Int(a)].arrival else { break }
+                    guard let day = firstCommonDay(tripService[Int(a)], tripService[Int(b)]) else { continue }
+                    issues.append(GTFSIssue(.warning, "BLOCK_TRIPS_OVERLAP", canonical: "block_trips_with_overlapping_stop_times", file: "trips.txt",
+                                            line: Int(tripLine[Int(b)]), field: "block_id", value: blocks.key(tripBlock[Int(a)]),
+                                            "trip \(tripId(b)) starts at \(GTFSFeedLoader.clock(Int(spanFirst[Int(b)].arrival))) before trip \(tripId(a)) of the same block "
+                                            + "ends (\(GTFSFeedLoader.clock(Int(spanLast[Int(a)].arrival)))) on \(ServiceDate(daysSinceEpoch: day).iso8601): one vehicle cannot run both"))
+                }
+            }
+        }
+    }
+
     // MARK: - The whole feed
 
     /// The notices that need every row: stations no location names as its parent, shapes no
     /// trip uses.
     /// `tripStopTimes`: per trip, the stop times loaded for it (the loader's count).
     func finish(stopLoaded: [Bool], shapeCount: Int, shapeId: (Int32) -> String, tripId: (Int32) -> String, tripStopTimes: [Int32],
-                leftOut: Set<Int32>) {
+                leftOut: Set<Int32>, serviceDays: [Int32: [Int32]] = [:]) {
+        unreachableLocations(stopLoaded: stopLoaded)
+        overlappingBlocks(serviceDays: serviceDays, tripId: tripId, leftOut: leftOut)
         grow(&routeUsed, to: routeLine.count, false)
         for i in routeLine.indices where !routeUsed[i] {
             issues.append(GTFSIssue(.warning, "ROUTE_NOT_USED", canonical: "unused_route", file: "routes.txt", line: Int(routeLine[i]),
