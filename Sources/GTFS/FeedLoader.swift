@@ -643,7 +643,11 @@ public final class GTFSFeedLoader {
 
     /// A decimal read from a feed, shown as it was most likely written ("100", not "100.0").
     static func shownNumber(_ d: Double) -> String {
-        d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
+        if d == d.rounded() && abs(d) < 1e15 { return String(Int64(d)) }
+        // A decimal read digit by digit may be a unit off in its last place
+        // ("10.517000000000001"): 15 significant digits are the ones written.
+        let s = String(d)
+        return s.count > 16 ? String(format: "%.15g", d) : s
     }
 
     /// Great-circle distance on a sphere of the Earth's mean radius.
@@ -813,6 +817,11 @@ public final class GTFSFeedLoader {
             }
             if locationType == 4, let parent = text(v[10]).flatMap({ stops.find($0) }) {
                 platformsWithBoardingAreas.insert(parent)
+            }
+            if let level = text(v[13]), levels.find(level) == nil {
+                fieldError("UNKNOWN_LEVEL", canonical: "foreign_key_violation", ctx, line, field: "level_id", value: string(v[13]),
+                           "no level with this level_id in levels.txt; stored as empty")
+                v[13] = .null
             }
             stopLoaded[idx] = true
             // The type of the row loaded (the first pass kept the first row's, which may
@@ -1096,15 +1105,17 @@ public final class GTFSFeedLoader {
     // MARK: - Services
 
     /// The days each service used by a trip runs, ascending (calendar weekdays in its range,
-    /// minus removed dates, plus added ones).
+    /// minus removed dates, plus added ones). A range "until further notice" (to 2099, or
+    /// 9999) counts its first 40,000 days (109 years), so that it still shares days with others.
     private func serviceDays() -> [Int32: [Int32]] {
         let used = Set(tripService)
         var days: [Int32: Set<Int32>] = [:]
         var removed = Set<Int64>()
         for e in calendarExceptions where !e.added { removed.insert(Int64(e.service) << 32 | Int64(e.date.daysSinceEpoch)) }
-        for row in calendarRows where used.contains(row.service) && row.weekdays.contains(true) && row.end.daysSinceEpoch - row.start.daysSinceEpoch < 20_000 {
+        for row in calendarRows where used.contains(row.service) && row.weekdays.contains(true) {
             var d = row.start
-            while d <= row.end {
+            let end = min(row.end, row.start.adding(days: 40_000))
+            while d <= end {
                 if row.weekdays[d.weekday] && !removed.contains(Int64(row.service) << 32 | Int64(d.daysSinceEpoch)) {
                     days[row.service, default: []].insert(d.daysSinceEpoch)
                 }
