@@ -222,12 +222,15 @@ public final class GTFSFeedLoader {
         var allowedMask: UInt64 = 0
         var lenient: Bool
         var required: Bool
+        /// An id (canonical: should be printable ASCII).
+        var isId = false
 
         init(_ column: GTFSColumn) {
             lenient = column.rule == .optionalLenient
             required = column.rule == .required
             switch column.kind {
-            case .text, .id: code = .text
+            case .text: code = .text
+            case .id: code = .text; isId = true
             case .time: code = .time
             case .integer(let r): code = .integer; lower = r.lowerBound; upper = r.upperBound
             case .enumeration(let values): code = .enumeration; for v in values { allowedMask |= 1 << UInt64(v) }
@@ -472,6 +475,10 @@ public final class GTFSFeedLoader {
                     }
                     if let value = parse(bytes, plans[col]) {
                         values[col] = value
+                        if plans[col].isId && !FieldParsing.isPrintableASCII(bytes) {
+                            warning("ID_NOT_ASCII", canonical: "non_ascii_or_non_printable_char", run, line, field: run.spec.columns[col].name,
+                                    value: String(decoding: bytes, as: UTF8.self), "an id with a character outside printable ASCII: other systems may not match it")
+                        }
                         if bytes.count > Self.longestSensibleValue {
                             let column = run.spec.columns[col]
                             warning("VERY_LONG_VALUE", run, line, field: column.name, value: String(decoding: bytes.prefix(80), as: UTF8.self),
@@ -737,6 +744,7 @@ public final class GTFSFeedLoader {
             agencyLines.append(line)
             agenciesUsed.append(false)
             summary.agencyTimezones.append(string(v[3])!)
+            rules.agency(line: line, url: string(v[2]), lang: string(v[4]))
             return true
 
         case .levels:
@@ -829,7 +837,7 @@ public final class GTFSFeedLoader {
             stopLocationType[idx] = Int8(locationType)
             rules.stop(Int32(idx), id: string(v[0])!, line: line, name: string(v[2]), description: string(v[4]), type: locationType,
                        parent: text(v[10]).flatMap { stops.find($0) }, lat: text(v[5]).flatMap(FieldParsing.decimal), lon: text(v[6]).flatMap(FieldParsing.decimal),
-                       level: text(v[13]) != nil)
+                       level: text(v[13]) != nil, url: string(v[8]), platformCode: text(v[14]) != nil)
             return true
 
         case .routes:
@@ -865,7 +873,8 @@ public final class GTFSFeedLoader {
                         "neither route_short_name nor route_long_name: riders are shown the route's id")
             }
             rules.route(Int32(routes.count - 1), id: string(v[0])!, line: line, agency: string(v[1]), agencyGiven: text(v[1]) != nil, type: type,
-                        shortName: string(v[2]), longName: string(v[3]), description: string(v[4]))
+                        shortName: string(v[2]), longName: string(v[3]), description: string(v[4]),
+                        url: string(v[6]), color: string(v[7]), textColor: string(v[8]))
             return true
 
         case .calendar:
@@ -927,7 +936,8 @@ public final class GTFSFeedLoader {
             tripRoute.append(routes.find(text(v[0])!)!)
             tripFirst.append((Int32.max, false, 0)); tripLast.append((Int32.min, false, 0))
             rules.trip(Int32(trips.count - 1), line: line, headsign: text(v[3]), shape: text(v[7]).flatMap { shapes.find($0) },
-                       routeType: routeTypes[Int(routes.find(text(v[0])!)!)], route: routes.find(text(v[0])!)!, block: text(v[6]), service: service)
+                       routeType: routeTypes[Int(routes.find(text(v[0])!)!)], route: routes.find(text(v[0])!)!, block: text(v[6]), service: service,
+                       bikesAllowed: int(v[9]) != nil, id: self.string(v[2])!)
             return true
 
         case .frequencies:
@@ -992,6 +1002,9 @@ public final class GTFSFeedLoader {
                     return false
                 }
             }
+            rules.transfer(line: line, from: text(v[0]).flatMap { stops.find($0) }, to: text(v[1]).flatMap { stops.find($0) },
+                           fromTrip: text(v[4]).flatMap { trips.find($0) }, toTrip: text(v[5]).flatMap { trips.find($0) }, type: int(v[6]),
+                           tripId: { self.trips.key($0) })
             return true
 
         case .pathways:
@@ -1028,7 +1041,12 @@ public final class GTFSFeedLoader {
             for (col, form) in [(1, ValueForm.url), (2, .language), (3, .language), (7, .email), (8, .url)] { checkForm(v, col, ctx, line, form) }
             if summary.feedVersion == nil { summary.feedVersion = string(v[6]) }
             if feedEnd == nil, case .date(let end) = v[5] { feedEnd = (end, line) }
+            if run.stats.rowsLoaded > 0 {
+                warning("MORE_THAN_ONE_ROW", canonical: "more_than_one_entity", ctx, line, field: nil, value: nil,
+                        "feed_info.txt has one row; this one is loaded, the first one's dates and version are used")
+            }
             if summary.files.last?.file != "feed_info.txt" && run.stats.rowsLoaded == 0 {  // the first row
+                rules.feedInfo(line: line, lang: string(v[2]))
                 if case .date(let start) = v[4] { feedStart = start }
                 let hasStart: Bool = { if case .null = v[4] { return false }; return true }()
                 let hasEnd: Bool = { if case .null = v[5] { return false }; return true }()
@@ -1393,6 +1411,13 @@ public enum FieldParsing {
             }
         }
         return (3...20).contains(digits) && letters <= 10
+    }
+
+    /// Every byte a printable ASCII character (space to '~').
+    @inline(__always)
+    public static func isPrintableASCII(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        for c in b where c < 0x20 || c > 0x7E { return false }
+        return true
     }
 
     public static func isHexDigit(_ c: UInt8) -> Bool {

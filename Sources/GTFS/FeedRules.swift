@@ -66,6 +66,12 @@ final class FeedRules {
     /// Trips whose shape_dist_traveled already passed their shape's end (said once).
     private var pastShapeEnd = Set<Int32>()
 
+    /// agency_url and agency_lang of each agency; stop_url of stops that have one (for the
+    /// routes' URLs, read after the stops); route_url of each route that has one.
+    private var agencyURLs = Set<String>(), agencyLangs: [(lang: String, line: Int)] = []
+    private var stopURLs: [(url: String, line: Int32, stop: Int32)] = []
+    private var routeURLs = Set<String>()
+
     /// Pathways: (from, to, both ways); elevator ends already said to lack a level.
     private var pathwayEnds: [(from: Int32, to: Int32, twoWay: Bool)] = []
     private var levelSaid = Set<Int32>()
@@ -91,6 +97,27 @@ final class FeedRules {
 
     // MARK: - Rows
 
+    /// An agency loaded: its URL (a stop's or a route's should be its own) and language (all
+    /// agencies should share one).
+    func agency(line: Int, url: String?, lang: String?) {
+        if let url { agencyURLs.insert(url) }
+        guard let lang else { return }
+        if let first = agencyLangs.first, first.lang.lowercased() != lang.lowercased() {
+            issues.append(GTFSIssue(.warning, "AGENCY_LANGUAGES_DIFFER", canonical: "inconsistent_agency_lang", file: "agency.txt", line: line,
+                                    field: "agency_lang", value: lang, "not the first agency's language (\(first.lang), line \(first.line)): a feed's agencies should share one"))
+        }
+        agencyLangs.append((lang, line))
+    }
+
+    /// feed_info.txt's feed_lang against the agencies' languages (unless it is "mul").
+    func feedInfo(line: Int, lang: String?) {
+        guard let lang, lang.lowercased() != "mul" else { return }
+        for a in agencyLangs where a.lang.lowercased() != lang.lowercased() {
+            issues.append(GTFSIssue(.warning, "FEED_LANGUAGE_DIFFERS", canonical: "feed_info_lang_and_agency_lang_mismatch", file: "feed_info.txt", line: line,
+                                    field: "feed_lang", value: lang, "agency.txt line \(a.line) says the agency's language is \(a.lang)"))
+        }
+    }
+
     /// A value with spaces or tabs around it (trimmed when loaded; an id and a reference to
     /// it could differ by them).
     func whitespace(file: String, line: Int, field: String, value: String) {
@@ -99,8 +126,19 @@ final class FeedRules {
     }
 
     func stop(_ index: Int32, id: String, line: Int, name: String?, description: String?, type: Int, parent: Int32?, lat: Double?, lon: Double?,
-              level: Bool = false) {
+              level: Bool = false, url: String? = nil, platformCode: Bool = false) {
         let i = Int(index)
+        if let url {
+            stopURLs.append((url, Int32(line), index))
+            if agencyURLs.contains(url) {
+                issues.append(GTFSIssue(.warning, "SAME_URL", canonical: "same_stop_and_agency_url", file: "stops.txt", line: line, field: "stop_url", value: url,
+                                        "the agency's own web address: a stop's page should be about the stop"))
+            }
+        }
+        if type == 0 && platformCode && parent == nil {
+            issues.append(GTFSIssue(.note, "PLATFORM_WITHOUT_STATION", canonical: "platform_without_parent_station", file: "stops.txt", line: line,
+                                    field: "parent_station", value: nil, "a platform (it has a platform_code) in no station: riders cannot tell which station it belongs to"))
+        }
         grow(&stopName, to: i + 1, nil); grow(&stopType, to: i + 1, -1); grow(&stopLine, to: i + 1, 0)
         grow(&stopParent, to: i + 1, -1); grow(&stopHasLevel, to: i + 1, false)
         stopParent[i] = parent ?? -1; stopHasLevel[i] = level
@@ -117,9 +155,25 @@ final class FeedRules {
         if let name { mixedCase("stops.txt", line, "stop_name", name) }
     }
 
-    func route(_ index: Int32, id: String, line: Int, agency: String?, agencyGiven: Bool, type: Int, shortName: String?, longName: String?, description: String?) {
+    func route(_ index: Int32, id: String, line: Int, agency: String?, agencyGiven: Bool, type: Int, shortName: String?, longName: String?, description: String?,
+               url: String? = nil, color: String? = nil, textColor: String? = nil) {
         grow(&routeLine, to: Int(index) + 1, 0); grow(&routeId, to: Int(index) + 1, ""); grow(&routeUsed, to: Int(index) + 1, false)
         routeLine[Int(index)] = Int32(line); routeId[Int(index)] = id
+        if let url {
+            routeURLs.insert(url)
+            if agencyURLs.contains(url) {
+                issues.append(GTFSIssue(.warning, "SAME_URL", canonical: "same_route_and_agency_url", file: "routes.txt", line: line, field: "route_url", value: url,
+                                        "the agency's own web address: a route's page should be about the route"))
+            }
+        }
+        if let color, let textColor, let a = Self.luma(color), let b = Self.luma(textColor), abs(a - b) < 72 {
+            issues.append(GTFSIssue(.warning, "COLOURS_TOO_CLOSE", canonical: "route_color_contrast", file: "routes.txt", line: line, field: "route_text_color",
+                                    value: textColor, "on route_color \(color) the text is hard to read (brightness \(Int(a.rounded())) against \(Int(b.rounded())); 72 apart at least)"))
+        }
+        if let shortName, let longName, Self.startsWithWord(longName, shortName) {
+            issues.append(GTFSIssue(.warning, "LONG_NAME_HAS_SHORT", canonical: "route_long_name_contains_short_name", file: "routes.txt", line: line,
+                                    field: "route_long_name", value: longName, "begins with route_short_name (\(shortName)): screens show both, so riders read it twice"))
+        }
         if let shortName, shortName.count > 12 {
             issues.append(GTFSIssue(.warning, "LONG_SHORT_NAME", canonical: "route_short_name_too_long", file: "routes.txt", line: line,
                                     field: "route_short_name", value: shortName, "\(shortName.count) characters: a short name fits a sign (12 at most)"))
@@ -145,8 +199,12 @@ final class FeedRules {
     }
 
     func trip(_ index: Int32, line: Int, headsign: UnsafeBufferPointer<UInt8>?, shape: Int32?, routeType: Int, route: Int32,
-              block: UnsafeBufferPointer<UInt8>? = nil, service: Int32 = -1) {
+              block: UnsafeBufferPointer<UInt8>? = nil, service: Int32 = -1, bikesAllowed: Bool = true, id: @autoclosure () -> String = "") {
         let i = Int(index)
+        if routeType == 4 && !bikesAllowed {
+            issues.append(GTFSIssue(.warning, "FERRY_WITHOUT_BIKES", canonical: "missing_bike_allowance", file: "trips.txt", line: line, field: "bikes_allowed",
+                                    value: nil, "trip \(id()) is a ferry: say whether bicycles may board (bikes_allowed 1 or 2)"))
+        }
         grow(&tripBlock, to: i + 1, -1); grow(&tripService, to: i + 1, -1)
         tripService[i] = service
         if let block {
@@ -336,6 +394,11 @@ final class FeedRules {
                                             field: "stop_id", value: stopId[Int(r.stop)],
                                             String(format: "%.1f m from the shape its trip follows (more than %.0f m): the stop or the shape is in the wrong place", meters, limit)))
                 }
+            case .tooManyMatches(let k, let n):
+                let r = rows[k]
+                issues.append(GTFSIssue(.warning, "STOP_NEAR_SHAPE_OFTEN", canonical: "stop_has_too_many_matches_for_shape", file: "stop_times.txt",
+                                        line: r.line, field: "stop_id", value: stopId[Int(r.stop)],
+                                        "trip \(id()): its shape passes within 100 m of this stop \(n) times (more than 20): where the trip stops along it is unclear"))
             case .outOfOrder(let k, let previous, let along, let previousAlong):
                 let r = rows[k], p = rows[previous]
                 issues.append(GTFSIssue(.warning, "STOPS_OUT_OF_ORDER_ON_SHAPE", canonical: "stops_match_shape_out_of_order", file: "stop_times.txt",
@@ -452,6 +515,62 @@ final class FeedRules {
         return upper > 0 ? "capitals" : "small letters"
     }
 
+    /// A colour's brightness (ITU-R BT.601 luma, 0–255) from six hex digits.
+    static func luma(_ hex: String) -> Double? {
+        guard hex.utf8.count == 6, let v = Int(hex, radix: 16) else { return nil }
+        return (299 * Double(v >> 16 & 0xFF) + 587 * Double(v >> 8 & 0xFF) + 114 * Double(v & 0xFF)) / 1000
+    }
+
+    /// Whether `text` begins with `word` (ignoring case) and the word ends there.
+    static func startsWithWord(_ text: String, _ word: String) -> Bool {
+        let t = text.lowercased(), w = word.lowercased()
+        guard t.hasPrefix(w) else { return false }
+        let rest = t.dropFirst(w.count)
+        return rest.first.map { !($0.isLetter || $0.isNumber) } ?? true
+    }
+
+    // MARK: - Transfers
+
+    /// A transfers.txt row loaded: stops more than 2 km (info) or 10 km (warning) apart; an
+    /// in-seat transfer (transfer_type 4) must be at the first trip's last stop and the
+    /// second's first, between trips of one mode.
+    func transfer(line: Int, from: Int32?, to: Int32?, fromTrip: Int32?, toTrip: Int32?, type: Int?, tripId: (Int32) -> String) {
+        func coordinates(_ s: Int32) -> (Double, Double)? {
+            let i = Int(s)
+            if i < stopLat.count, !stopLat[i].isNaN { return (stopLat[i], stopLon[i]) }
+            let p = i < stopParent.count ? Int(stopParent[i]) : -1
+            return p >= 0 && p < stopLat.count && !stopLat[p].isNaN ? (stopLat[p], stopLon[p]) : nil
+        }
+        if let from, let to, let a = coordinates(from), let b = coordinates(to) {
+            let km = GTFSFeedLoader.haversineMeters(a.0, a.1, b.0, b.1) / 1000
+            if km > 2 {
+                issues.append(GTFSIssue(km > 10 ? .warning : .note, "TRANSFER_FAR", canonical: km > 10 ? "transfer_distance_too_large" : "transfer_distance_above_2_km",
+                                        file: "transfers.txt", line: line, field: "to_stop_id", value: stopId[Int(to)],
+                                        String(format: "%.1f km from %@: more than %@ to walk between two vehicles", km, stopId[Int(from)], km > 10 ? "10 km" : "2 km")))
+            }
+        }
+        guard type == 4 else { return }
+        func stops(_ t: Int32) -> [Int32]? {
+            guard Int(t) < tripPattern.count, tripPattern[Int(t)] >= 0 else { return nil }
+            return patterns[Int(tripPattern[Int(t)])]
+        }
+        func at(_ s: Int32, _ stop: Int32) -> Bool { s == stop || (Int(s) < stopParent.count && stopParent[Int(s)] == stop) }
+        if let fromTrip, let from, let last = stops(fromTrip)?.last, !at(last, from) {
+            issues.append(GTFSIssue(.warning, "IN_SEAT_MID_TRIP", canonical: "transfer_with_suspicious_mid_trip_in_seat", file: "transfers.txt", line: line,
+                                    field: "from_trip_id", value: tripId(fromTrip), "an in-seat transfer, but \(stopId[Int(from)]) is not the trip's last stop"))
+        }
+        if let toTrip, let to, let first = stops(toTrip)?.first, !at(first, to) {
+            issues.append(GTFSIssue(.warning, "IN_SEAT_MID_TRIP", canonical: "transfer_with_suspicious_mid_trip_in_seat", file: "transfers.txt", line: line,
+                                    field: "to_trip_id", value: tripId(toTrip), "an in-seat transfer, but \(stopId[Int(to)]) is not the trip's first stop"))
+        }
+        if let fromTrip, let toTrip, Int(fromTrip) < tripRouteType.count, Int(toTrip) < tripRouteType.count,
+           tripRouteType[Int(fromTrip)] != tripRouteType[Int(toTrip)] {
+            issues.append(GTFSIssue(.warning, "IN_SEAT_OTHER_MODE", canonical: "inconsistent_route_type_for_in_seat_transfer", file: "transfers.txt", line: line,
+                                    field: "to_trip_id", value: tripId(toTrip),
+                                    "an in-seat transfer between route types \(tripRouteType[Int(fromTrip)]) and \(tripRouteType[Int(toTrip)]): one vehicle is of one mode"))
+        }
+    }
+
     // MARK: - Pathways
 
     /// A pathway loaded: kept for `unreachableLocations`; an elevator's ends need a level_id.
@@ -516,6 +635,33 @@ final class FeedRules {
         }
     }
 
+    /// Generic nodes with a single neighbour on the pathways: a corridor that leads nowhere.
+    private func danglingNodes() {
+        var neighbours: [Int32: Set<Int32>] = [:]
+        for e in pathwayEnds where e.from != e.to {
+            neighbours[e.from, default: []].insert(e.to); neighbours[e.to, default: []].insert(e.from)
+        }
+        for (s, n) in neighbours.sorted(by: { $0.key < $1.key }) where n.count == 1 && Int(s) < stopType.count && stopType[Int(s)] == 3 {
+            issues.append(GTFSIssue(.warning, "NODE_DEAD_END", canonical: "pathway_dangling_generic_node", file: "stops.txt", line: Int(stopLine[Int(s)]),
+                                    field: "stop_id", value: stopId[Int(s)], "a generic node joined to one place only (\(stopId[Int(n.first!)])): a corridor leading nowhere"))
+        }
+    }
+
+    /// Blocks whose trips run on routes of different route types (one vehicle is of one mode).
+    private func blockModes() {
+        var first: [Int32: Int32] = [:]   // block -> its first trip
+        var said = Set<Int32>()
+        for t in tripBlock.indices where tripBlock[t] >= 0 && t < tripRouteType.count {
+            let b = tripBlock[t]
+            guard let f = first[b] else { first[b] = Int32(t); continue }
+            if tripRouteType[Int(f)] != tripRouteType[t] && said.insert(b).inserted {
+                issues.append(GTFSIssue(.warning, "BLOCK_MIXES_MODES", canonical: "inconsistent_route_type_for_block_id", file: "trips.txt", line: Int(tripLine[t]),
+                                        field: "block_id", value: blocks.key(b),
+                                        "this trip's route type (\(tripRouteType[t])) is not the block's first trip's (\(tripRouteType[Int(f)]), line \(tripLine[Int(f)]))"))
+            }
+        }
+    }
+
     // MARK: - Blocks
 
     /// Trips of one block that run at the same time on a day both run (canonical: a trip's
@@ -564,7 +710,13 @@ final class FeedRules {
     func finish(stopLoaded: [Bool], shapeCount: Int, shapeId: (Int32) -> String, tripId: (Int32) -> String, tripStopTimes: [Int32],
                 leftOut: Set<Int32>, serviceDays: [Int32: [Int32]] = [:]) {
         unreachableLocations(stopLoaded: stopLoaded)
+        danglingNodes()
         overlappingBlocks(serviceDays: serviceDays, tripId: tripId, leftOut: leftOut)
+        blockModes()
+        for s in stopURLs where routeURLs.contains(s.url) {
+            issues.append(GTFSIssue(.warning, "SAME_URL", canonical: "same_stop_and_route_url", file: "stops.txt", line: Int(s.line), field: "stop_url", value: s.url,
+                                    "a route's web address: a stop's page should be about the stop"))
+        }
         grow(&routeUsed, to: routeLine.count, false)
         for i in routeLine.indices where !routeUsed[i] {
             issues.append(GTFSIssue(.warning, "ROUTE_NOT_USED", canonical: "unused_route", file: "routes.txt", line: Int(routeLine[i]),

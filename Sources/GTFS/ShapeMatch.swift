@@ -26,12 +26,14 @@ struct ShapeMatch {
         case far(stop: Int, meters: Double, limit: Double)
         /// The stop's best place comes before the previous stop's.
         case outOfOrder(stop: Int, previous: Int, along: Double, previousAlong: Double)
+        /// The shape comes near the stop more than 20 times (a shape that loops past it).
+        case tooManyMatches(stop: Int, count: Int)
     }
 
     let lat: ArraySlice<Double>, lon: ArraySlice<Double>
     /// Meters along the shape at each point; the largest shape_dist_traveled so far at each.
     let along: [Double], user: [Double]
-    static let limit = 100.0, largeStation = 4.0
+    static let limit = 100.0, largeStation = 4.0, mostMatches = 20
 
     init(lat: ArraySlice<Double>, lon: ArraySlice<Double>, distance: ArraySlice<Double>) {
         self.lat = lat; self.lon = lon
@@ -152,6 +154,7 @@ struct ShapeMatch {
             let limit = Self.limit * (stop.large ? Self.largeStation : 1)
             let (c, d) = candidates(stop.lat, stop.lon, limit: limit)
             if c.isEmpty && d > limit { geo.append(.far(stop: s, meters: d, limit: limit)) }
+            if c.count > Self.mostMatches { geo.append(.tooManyMatches(stop: s, count: c.count)) }
             geoCandidates.append(c); nearest.append(d)
         }
         if !geoCandidates.contains(where: \.isEmpty), let problem = Self.inOrder(geoCandidates).1 { geo.append(problem) }
@@ -171,6 +174,7 @@ struct ShapeMatch {
                     if nearest[s] > limit { user.append(.far(stop: s, meters: nearest[s], limit: limit)) }
                     return (geo, user)
                 }
+                if c.count > Self.mostMatches { user.append(.tooManyMatches(stop: s, count: c.count)) }
                 userCandidates.append(c)
             }
         }
