@@ -89,6 +89,8 @@ public final class GTFSFeedLoader {
     private let rules = FeedRules()
     /// feed_info.txt's first row: its line and its dates.
     private var feedStart: ServiceDate?
+    /// feed_info.txt's (first) row.
+    private var feedInfoLine = 0
 
     // Ids of rows that were loaded, per file (dense indexes).
     private var agencies = IdTable(capacity: 16)
@@ -255,6 +257,8 @@ public final class GTFSFeedLoader {
         var headerFields = 0
         var headerNames: [String] = []
         var sawHeader = false
+        /// Spec column index -> whether the header has it.
+        var hasColumn: [Bool] = []
         var stats: GTFSFileStats
         let values: UnsafeMutableBufferPointer<GTFSValue>
 
@@ -373,6 +377,8 @@ public final class GTFSFeedLoader {
             }
             if let col = run.spec.columnIndex(name), run.spec.columns[col].kind != .lineNumber {
                 run.map[i] = col
+                if run.hasColumn.count < run.spec.columns.count { run.hasColumn = Array(repeating: false, count: run.spec.columns.count) }
+                run.hasColumn[col] = true
             } else {
                 summary.issues.add(GTFSIssue(.note, "EXTRA_COLUMN", file: file, line: record.line, field: name,
                                              "not a column this importer loads; ignored"))
@@ -721,6 +727,10 @@ public final class GTFSFeedLoader {
                 warning("TIMEPOINT_WITHOUT_TIMES", canonical: "stop_time_timepoint_without_times", ctx, line, field: "timepoint", value: "1",
                         "a timepoint (timepoint 1) without times; its time is interpolated")
             }
+            if hasArrival || hasDeparture, int(v[11]) == nil, ctx.hasColumn.count > 11 && ctx.hasColumn[11] {
+                warning("NO_TIMEPOINT_VALUE", canonical: "missing_timepoint_value", ctx, line, field: "timepoint", value: nil,
+                        "timed, but timepoint is empty: say whether the time is exact (1) or approximate (0)")
+            }
             try checkTimesGoForward(ctx, line, trip: trip, sequence: sequence, arrival: int(v[1]), departure: int(v[2]), stop: stop,
                                     distance: text(v[10]).flatMap(FieldParsing.decimal))
             tripStopTimes[Int(trip)] += 1
@@ -1047,6 +1057,7 @@ public final class GTFSFeedLoader {
             }
             if summary.files.last?.file != "feed_info.txt" && run.stats.rowsLoaded == 0 {  // the first row
                 rules.feedInfo(line: line, lang: string(v[2]))
+                feedInfoLine = line
                 if case .date(let start) = v[4] { feedStart = start }
                 let hasStart: Bool = { if case .null = v[4] { return false }; return true }()
                 let hasEnd: Bool = { if case .null = v[5] { return false }; return true }()
@@ -1147,6 +1158,11 @@ public final class GTFSFeedLoader {
     /// Services of calendar.txt with a gap of more than 13 days between two days they run, and services
     /// running outside feed_info.txt's dates (infos: the feed loads as it is).
     private func checkServices(_ days: [Int32: [Int32]]) {
+        if let end = feedEnd, let last = summary.lastServiceDate, end.date.daysSinceEpoch - last.daysSinceEpoch > 14 {
+            summary.issues.add(GTFSIssue(.note, "FEED_OUTLASTS_SERVICE", canonical: "feed_valid_beyond_total_service_window", file: "feed_info.txt", line: end.line,
+                                         field: "feed_end_date", value: end.date.iso8601,
+                                         "\(end.date.daysSinceEpoch - last.daysSinceEpoch) days after the last day any trip runs (\(last.iso8601))"))
+        }
         // A service's place: its calendar.txt row, else its first calendar_dates.txt row.
         var place: [Int32: (file: String, line: Int)] = [:]
         for s in days.keys where Int(s) < serviceDatesLine.count && serviceDatesLine[Int(s)] > 0 { place[s] = ("calendar_dates.txt", serviceDatesLine[Int(s)]) }
@@ -1217,6 +1233,14 @@ public final class GTFSFeedLoader {
                                              days < 0 ? "the feed ended \(-days) days before \(today.iso8601)"
                                                       : "the feed ends \(days) days after \(today.iso8601): publish the next one at least 30 days ahead"))
             }
+        }
+        if let start = feedStart, start > today {
+            summary.issues.add(GTFSIssue(.note, "FEED_NOT_STARTED", canonical: "future_feed", file: "feed_info.txt", line: feedInfoLine,
+                                         field: "feed_start_date", value: start.iso8601, "the feed starts after \(today.iso8601): it is for the future only"))
+        }
+        if let first = summary.firstServiceDate, first > today {
+            summary.issues.add(GTFSIssue(.note, "SERVICE_NOT_STARTED", canonical: "future_calendar", file: "trips.txt",
+                                         "no trip runs before \(first.iso8601): every service starts after \(today.iso8601)"))
         }
         // Some day of the coming week without any trip.
         if let first = summary.firstServiceDate, let last = summary.lastServiceDate,
