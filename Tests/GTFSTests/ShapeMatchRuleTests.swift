@@ -570,6 +570,7 @@ private func described(_ problem: ShapeMatch.Problem) -> String {
     case .far(let stop, let meters, let limit): String(format: "stop %d far: %.0f m (limit %.0f)", stop, meters, limit)
     case .outOfOrder(let stop, let previous, let along, let previousAlong):
         String(format: "stop %d out of order after %d: %.0f < %.0f", stop, previous, along, previousAlong)
+    case .tooManyMatches(let stop, let count): "stop \(stop) near the shape \(count) times"
     }
 }
 
