@@ -401,6 +401,7 @@ extension GraphAndValueRuleTests {
             }
         }
 
+        /// (The dead end has one neighbour: pathway_dangling_generic_node, a warning of its own.)
         @Test("a dead end reached by a single two-way pathway, written either way; a node on a one-way loop: nothing raised", arguments: [
             ["SPUR,MEZZANINE,DEAD_END,1,1"],
             ["SPUR,DEAD_END,MEZZANINE,1,1"],
@@ -409,7 +410,8 @@ extension GraphAndValueRuleTests {
         func reachedBothWays(pathways: [String]) throws {
             try withFeed { feed in
                 try writeStation(feed)
-                try nearMiss(feed, loaded: ["stops.txt": 1, "pathways.txt": pathways.count]) {
+                try nearMiss(feed, also: [key("NODE_DEAD_END", "pathway_dangling_generic_node", .warning): 1],
+                             loaded: ["stops.txt": 1, "pathways.txt": pathways.count]) {
                     try appendLines(feed, "stops.txt", ["DEAD_END,Dead end (Demo),,,,,,3,STATION,L1"])
                     try appendLines(feed, "pathways.txt", pathways)
                 }
@@ -444,7 +446,8 @@ extension GraphAndValueRuleTests {
             try withFeed { feed in
                 try writeStation(feed, rows: ["OTHER_STATION,Other station (Demo),,36.9,-116.76,,,1,,",
                                               "OTHER_NODE,Other node (Demo),,,,,,3,OTHER_STATION,"])
-                try nearMiss(feed, loaded: ["pathways.txt": 1]) {
+                // OTHER_NODE has one neighbour: pathway_dangling_generic_node, a warning of its own.
+                try nearMiss(feed, also: [key("NODE_DEAD_END", "pathway_dangling_generic_node", .warning): 1], loaded: ["pathways.txt": 1]) {
                     try appendLines(feed, "pathways.txt", ["TUNNEL,ENTRANCE,OTHER_NODE,1,1"])
                 }
             }
@@ -563,7 +566,9 @@ extension GraphAndValueRuleTests {
         func atStop(text: String) throws {
             try withFeed("bart-2018.zip") { feed in
                 try writeBartTransfers(feed)
-                let (summary, sink) = try nearMiss(feed, loaded: ["transfers.txt": 1], keeping: ["transfers.txt"]) {
+                // Fremont and MacArthur are 30 km apart: transfer_distance_too_large, a warning of its own.
+                let far = text.contains("FRMT") ? [key("TRANSFER_FAR", "transfer_distance_too_large", .warning): 1] : [:]
+                let (summary, sink) = try nearMiss(feed, also: far, loaded: ["transfers.txt": 1], keeping: ["transfers.txt"]) {
                     try appendLines(feed, "transfers.txt", [text])
                 }
                 #expect(summary.stats("transfers.txt")?.rowsLoaded == 9)

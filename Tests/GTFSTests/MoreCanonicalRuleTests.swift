@@ -630,10 +630,12 @@ extension MoreCanonicalRuleTests {
             }
         }
 
-        @Test("feed_info.txt with one row: no warning")
+        @Test("feed_info.txt with one row: no warning (but the values the row leaves out)")
         func oneFeedInfoRow() throws {
             try withFeed { feed in
-                try nearMiss(feed, rows: ["feed_info.txt": 1]) { try writeFeedInfo(feed, ["en"]) }
+                try nearMiss(feed, also: [key("RECOMMENDED_VALUE_MISSING", "missing_recommended_field", .warning): 3,
+                                          key("NO_CONTACT", "missing_feed_contact_email_and_url", .warning): 1],
+                             rows: ["feed_info.txt": 1]) { try writeFeedInfo(feed, ["en"]) }
             }
         }
     }
