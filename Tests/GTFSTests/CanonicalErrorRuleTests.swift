@@ -102,12 +102,6 @@ private func check(_ issue: GTFSIssue, code: String, severity: GTFSIssue.Severit
     #expect(issue.value == value, sourceLocation: sourceLocation)
 }
 
-/// The row of `file` whose `column` is `id` (the sink must keep `file`).
-private func row(_ sink: RecordingSink, _ file: String, _ column: String, _ id: String,
-                 sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Value] {
-    try #require(sink.rows(file).first { $0[column] == .text(id) }, "no \(column) \(id) in \(file)", sourceLocation: sourceLocation)
-}
-
 /// The rows of `file` in the sink whose `column` is `id`.
 private func rows(_ sink: RecordingSink, _ file: String, _ column: String, _ id: String) -> [[String: Value]] {
     sink.rows(file).filter { $0[column] == .text(id) }
@@ -990,10 +984,6 @@ extension CanonicalErrorRuleTests {
 }
 
 // MARK: - FieldParsing
-
-private func parses(_ s: String, _ check: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
-    Array(s.utf8).withUnsafeBufferPointer(check)
-}
 
 extension CanonicalErrorRuleTests {
     @Suite("FieldParsing: the forms of URLs, e-mail addresses and language codes")

@@ -38,12 +38,6 @@ private func check(_ issue: GTFSIssue, code: String, canonical: String?, severit
     #expect(issue.value == value, sourceLocation: sourceLocation)
 }
 
-/// The row of `file` whose `column` is `id` (the sink must keep `file`).
-private func row(_ sink: RecordingSink, _ file: String, _ column: String, _ id: String,
-                 sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Value] {
-    try #require(sink.rows(file).first { $0[column] == .text(id) }, "no \(column) \(id) in \(file)", sourceLocation: sourceLocation)
-}
-
 /// Total issues of a canonical code (any code of ours, any file).
 private func count(_ summary: GTFSLoadSummary, canonical: String) -> Int {
     summary.issues.entries.filter { $0.kind.canonical == canonical }.reduce(0) { $0 + $1.count }

@@ -12,10 +12,6 @@ private func load(_ path: String, today: ServiceDate? = nil) throws -> GTFSLoadS
     try GTFSFeedLoader(source: try openFeed(at: path), today: today, examplesPerKind: 1_000).load(into: RecordingSink(keeping: []))
 }
 
-private func notices(_ summary: GTFSLoadSummary, _ canonical: String) -> [GTFSIssue] {
-    summary.issues.entries.filter { $0.kind.canonical == canonical }.flatMap(\.examples)
-}
-
 private func day(_ iso: String) -> ServiceDate { ServiceDate.parse(iso8601: iso)! }
 
 /// The rules of this file, by canonical code.
@@ -33,7 +29,7 @@ struct DateAndTimepointRuleTests {
     func asItIs() throws {
         try withFeed { feed in
             let summary = try load(feed.path, today: day("2008-06-01"))
-            for code in codes { #expect(notices(summary, code).isEmpty, "\(code)") }
+            for code in codes { #expect(notices(summary, canonical: code).isEmpty, "\(code)") }
         }
     }
 
@@ -45,15 +41,15 @@ struct DateAndTimepointRuleTests {
             rows[0] += ",timepoint"
             for i in rows.indices.dropFirst() { rows[i] += ",1" }
             try writeLines(feed, "stop_times.txt", rows)
-            #expect(notices(try load(feed.path), "missing_timepoint_value").isEmpty)
+            #expect(notices(try load(feed.path), canonical: "missing_timepoint_value").isEmpty)
             // Line 3: STBA at BEATTY_AIRPORT, timed; made untimed, an empty timepoint is fine.
             rows[2] = "STBA,,,BEATTY_AIRPORT,2,,,,,"
             try writeLines(feed, "stop_times.txt", rows)
-            #expect(notices(try load(feed.path), "missing_timepoint_value").isEmpty)
+            #expect(notices(try load(feed.path), canonical: "missing_timepoint_value").isEmpty)
             rows[2] = "STBA,6:20:00,6:20:00,BEATTY_AIRPORT,2,,,,,"
             try writeLines(feed, "stop_times.txt", rows)
             let summary = try load(feed.path)
-            let found = notices(summary, "missing_timepoint_value")
+            let found = notices(summary, canonical: "missing_timepoint_value")
             #expect(found.count == 1)
             let issue = try #require(found.first)
             #expect(issue.code == "NO_TIMEPOINT_VALUE" && issue.severity == .warning && issue.canonicalSeverity == .warning)
@@ -66,22 +62,22 @@ struct DateAndTimepointRuleTests {
     func futureFeed() throws {
         try withFeed { feed in
             try writeFeedInfo(feed, start: "20070101", end: "20101231")
-            #expect(notices(try load(feed.path, today: day("2007-01-01")), "future_feed").isEmpty)
-            let found = notices(try load(feed.path, today: day("2006-12-31")), "future_feed")
+            #expect(notices(try load(feed.path, today: day("2007-01-01")), canonical: "future_feed").isEmpty)
+            let found = notices(try load(feed.path, today: day("2006-12-31")), canonical: "future_feed")
             #expect(found.count == 1)
             let issue = try #require(found.first)
             #expect(issue.code == "FEED_NOT_STARTED" && issue.severity == .note && issue.canonicalSeverity == .info)
             #expect(issue.file == "feed_info.txt" && issue.line == 2 && issue.field == "feed_start_date" && issue.value == "2007-01-01")
             // Without a day to judge on, no date rule runs.
-            #expect(notices(try load(feed.path), "future_feed").isEmpty)
+            #expect(notices(try load(feed.path), canonical: "future_feed").isEmpty)
         }
     }
 
     @Test("every service starting after the day judged on: future_calendar (info); judged on the first day a trip runs, not")
     func futureCalendar() throws {
         try withFeed { feed in
-            #expect(notices(try load(feed.path, today: day("2007-01-01")), "future_calendar").isEmpty)
-            let found = notices(try load(feed.path, today: day("2006-12-31")), "future_calendar")
+            #expect(notices(try load(feed.path, today: day("2007-01-01")), canonical: "future_calendar").isEmpty)
+            let found = notices(try load(feed.path, today: day("2006-12-31")), canonical: "future_calendar")
             #expect(found.count == 1)
             let issue = try #require(found.first)
             #expect(issue.code == "SERVICE_NOT_STARTED" && issue.severity == .note && issue.canonicalSeverity == .info)
@@ -93,10 +89,10 @@ struct DateAndTimepointRuleTests {
     func feedBeyondService() throws {
         try withFeed { feed in
             try writeFeedInfo(feed, start: "20070101", end: "20110114")
-            #expect(notices(try load(feed.path), "feed_valid_beyond_total_service_window").isEmpty)
+            #expect(notices(try load(feed.path), canonical: "feed_valid_beyond_total_service_window").isEmpty)
             try writeFeedInfo(feed, start: "20070101", end: "20110115")
             let summary = try load(feed.path)
-            let found = notices(summary, "feed_valid_beyond_total_service_window")
+            let found = notices(summary, canonical: "feed_valid_beyond_total_service_window")
             #expect(found.count == 1)
             let issue = try #require(found.first)
             #expect(issue.code == "FEED_OUTLASTS_SERVICE" && issue.severity == .note && issue.canonicalSeverity == .info)

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import GTFS
 
 // Editing copies of real feeds for the one-defect tests (FeedLoaderBrokenInputTests and the
@@ -46,3 +47,47 @@ func changes(from before: [String: Int], to after: [String: Int]) -> [String: In
 func skipped(_ summary: GTFSLoadSummary) -> [String: Int] {
     Dictionary(uniqueKeysWithValues: summary.files.map { ($0.file, $0.rowsSkipped) })
 }
+
+/// The key a notice is tallied under: our code, the canonical code, our action.
+func key(_ code: String, _ canonical: String?, _ severity: GTFSIssue.Severity) -> String {
+    "\(code) \(canonical ?? "-") \(severity.rawValue)"
+}
+
+/// Every notice counted by our code, canonical code and action (all files together).
+func tally(_ summary: GTFSLoadSummary) -> [String: Int] {
+    summary.issues.entries.reduce(into: [:]) { $0[key($1.kind.code, $1.kind.canonical, $1.kind.severity), default: 0] += $1.count }
+}
+
+/// Rows loaded, per file.
+func loaded(_ summary: GTFSLoadSummary) -> [String: Int] {
+    Dictionary(uniqueKeysWithValues: summary.files.map { ($0.file, $0.rowsLoaded) })
+}
+
+/// `counts` with `deltas` added.
+func adding(_ counts: [String: Int], _ deltas: [String: Int]) -> [String: Int] {
+    deltas.reduce(into: counts) { $0[$1.key, default: 0] += $1.value }
+}
+
+/// The loaded row of `file` whose `column` is `id` (the sink must keep `file`).
+func row(_ sink: RecordingSink, _ file: String, _ column: String, _ id: String,
+         sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Value] {
+    try #require(sink.rows(file).first { $0[column] == .text(id) }, "no \(column) \(id) in \(file)", sourceLocation: sourceLocation)
+}
+
+/// The bytes of `s` to a check of field bytes.
+func parses(_ s: String, _ check: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+    Array(s.utf8).withUnsafeBufferPointer(check)
+}
+
+/// The kept notices of a canonical code, by file and line.
+func notices(_ summary: GTFSLoadSummary, canonical: String) -> [GTFSIssue] {
+    summary.issues.entries.filter { $0.kind.canonical == canonical }.flatMap(\.examples)
+        .sorted { ($0.file, $0.line ?? 0) < ($1.file, $1.line ?? 0) }
+}
+
+/// The shared real feeds (in `TRANSIT_SHARED_DATA`/gtfs).
+let sharedFeedFiles = [
+    "bart-2018.zip", "bydgoszcz-2020.zip", "caltrain.zip", "google-sample.zip", "mexico-city-2018.zip", "milan-atm-2014.zip",
+    "nyc-subway-2018.zip", "porto-alegre-eptc-2019.zip", "porto-alegre-trensurb-2019.zip", "sacramento-sacrt-2024.zip",
+    "vilnius-2015.zip", "wmata-rail-2026.zip",
+]

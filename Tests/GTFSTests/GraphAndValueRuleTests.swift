@@ -62,26 +62,6 @@ private func ruleExamples(_ summary: GTFSLoadSummary) -> [GTFSIssue] {
     examples(summary).filter { underTest($0.code, $0.canonical) }
 }
 
-/// The key a notice is tallied under: our code, the canonical code, our action.
-private func key(_ code: String, _ canonical: String?, _ severity: GTFSIssue.Severity) -> String {
-    "\(code) \(canonical ?? "-") \(severity.rawValue)"
-}
-
-/// Every notice counted by our code, canonical code and action (all files together).
-private func tally(_ summary: GTFSLoadSummary) -> [String: Int] {
-    summary.issues.entries.reduce(into: [:]) { $0[key($1.kind.code, $1.kind.canonical, $1.kind.severity), default: 0] += $1.count }
-}
-
-/// Rows loaded, per file.
-private func loaded(_ summary: GTFSLoadSummary) -> [String: Int] {
-    Dictionary(uniqueKeysWithValues: summary.files.map { ($0.file, $0.rowsLoaded) })
-}
-
-/// `counts` with `deltas` added.
-private func adding(_ counts: [String: Int], _ deltas: [String: Int]) -> [String: Int] {
-    deltas.reduce(into: counts) { $0[$1.key, default: 0] += $1.value }
-}
-
 /// The load after a defect.
 private struct AfterDefect {
     let summary: GTFSLoadSummary
@@ -145,17 +125,6 @@ private func check(_ issue: GTFSIssue, _ code: String, file: String, line: Int?,
     #expect(issue.line == line, sourceLocation: sourceLocation)
     #expect(issue.field == field, sourceLocation: sourceLocation)
     #expect(issue.value == value, sourceLocation: sourceLocation)
-}
-
-/// The loaded row of `file` whose `column` is `id` (the sink must keep `file`).
-private func row(_ sink: RecordingSink, _ file: String, _ column: String, _ id: String,
-                 sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Value] {
-    try #require(sink.rows(file).first { $0[column] == .text(id) }, "no \(column) \(id) in \(file)", sourceLocation: sourceLocation)
-}
-
-/// The bytes of `s` to a check of field bytes.
-private func parses(_ s: String, _ check: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
-    Array(s.utf8).withUnsafeBufferPointer(check)
 }
 
 extension GraphAndValueRuleTests {

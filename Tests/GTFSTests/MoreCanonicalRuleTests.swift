@@ -59,26 +59,6 @@ private func raised(_ summary: GTFSLoadSummary) -> [String: Int] {
     }
 }
 
-/// The key a notice is tallied under: our code, the canonical code, our action.
-private func key(_ code: String, _ canonical: String?, _ severity: GTFSIssue.Severity) -> String {
-    "\(code) \(canonical ?? "-") \(severity.rawValue)"
-}
-
-/// Every notice counted by our code, canonical code and action (all files together).
-private func tally(_ summary: GTFSLoadSummary) -> [String: Int] {
-    summary.issues.entries.reduce(into: [:]) { $0[key($1.kind.code, $1.kind.canonical, $1.kind.severity), default: 0] += $1.count }
-}
-
-/// Rows loaded, per file.
-private func loaded(_ summary: GTFSLoadSummary) -> [String: Int] {
-    Dictionary(uniqueKeysWithValues: summary.files.map { ($0.file, $0.rowsLoaded) })
-}
-
-/// `counts` with `deltas` added.
-private func adding(_ counts: [String: Int], _ deltas: [String: Int]) -> [String: Int] {
-    deltas.reduce(into: counts) { $0[$1.key, default: 0] += $1.value }
-}
-
 /// Our action for a canonical severity here: INFO is listed (a note), WARNING kept (a warning).
 private func action(_ canonical: String) -> GTFSIssue.Severity {
     CanonicalNotice.rules[canonical]?.severity == .info ? .note : .warning
@@ -742,11 +722,7 @@ extension MoreCanonicalRuleTests {
     /// Neither we (release build) nor gtfs-guru 1.0.0 raise any of these on the shared feeds.
     @Suite("On the shared real feeds")
     struct SharedFeeds {
-        static let feeds = [
-            "bart-2018.zip", "bydgoszcz-2020.zip", "caltrain.zip", "google-sample.zip", "mexico-city-2018.zip", "milan-atm-2014.zip",
-            "nyc-subway-2018.zip", "porto-alegre-eptc-2019.zip", "porto-alegre-trensurb-2019.zip", "sacramento-sacrt-2024.zip",
-            "vilnius-2015.zip", "wmata-rail-2026.zip",
-        ]
+        static let feeds = sharedFeedFiles
 
         @Test("none of these rules", arguments: feeds)
         func sharedFeed(name: String) throws {

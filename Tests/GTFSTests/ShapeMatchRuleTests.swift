@@ -32,12 +32,6 @@ private func canonicalCount(_ summary: GTFSLoadSummary, _ canonical: String) -> 
     summary.issues.entries.filter { $0.kind.canonical == canonical }.reduce(0) { $0 + $1.count }
 }
 
-/// The kept notices of a canonical code, by file and line.
-private func shapeNotices(_ summary: GTFSLoadSummary, _ canonical: String) -> [GTFSIssue] {
-    summary.issues.entries.filter { $0.kind.canonical == canonical }.flatMap(\.examples)
-        .sorted { ($0.file, $0.line ?? 0) < ($1.file, $1.line ?? 0) }
-}
-
 /// The load after a defect, and the notice it added.
 private struct ShapeDefect {
     let before: GTFSLoadSummary
@@ -56,7 +50,7 @@ private func oneShapeDefect(_ feed: FeedFolder, _ code: String, _ canonical: Str
     #expect(changed == ["\(code) \(canonical) \(severity.rawValue)": 1], "the defect changed \(changed)", sourceLocation: sourceLocation)
     #expect(skipped(after) == skipped(before), "every row read is loaded, as before the defect", sourceLocation: sourceLocation)
     let old = examples(before)
-    let new = shapeNotices(after, canonical).filter { !old.contains($0) }
+    let new = notices(after, canonical: canonical).filter { !old.contains($0) }
     #expect(new.count == 1, "\(new)", sourceLocation: sourceLocation)
     let issue = try #require(new.first, "no new \(canonical) in \(examples(after))", sourceLocation: sourceLocation)
     return ShapeDefect(before: before, summary: after, issue: issue)
@@ -273,7 +267,7 @@ extension ShapeMatchRuleTests {
                 checkPlace(result.issue, "STOPS_OUT_OF_ORDER_ON_SHAPE", "stops_match_shape_out_of_order", .warning, .warning,
                            line: first + 3, field: "stop_id", value: "DADAN")
                 #expect(result.issue.message.hasPrefix("trip CITY4:"), "\(result.issue.message)")
-                #expect(shapeNotices(result.summary, "stops_match_shape_out_of_order").map(\.line) == [City.line.dadan, first + 3])
+                #expect(notices(result.summary, canonical: "stops_match_shape_out_of_order").map(\.line) == [City.line.dadan, first + 3])
             }
         }
     }
@@ -367,7 +361,7 @@ extension ShapeMatchRuleTests {
                 }
                 checkPlace(result.issue, "STOP_FAR_FROM_SHAPE", "stop_too_far_from_shape", .warning, .warning,
                            line: first + 4, field: "stop_id", value: "BEATTY_AIRPORT")
-                #expect(shapeNotices(result.summary, "stop_too_far_from_shape").map { "\($0.line ?? 0) \($0.value ?? "")" }
+                #expect(notices(result.summary, canonical: "stop_too_far_from_shape").map { "\($0.line ?? 0) \($0.value ?? "")" }
                         == ["\(City.line.nadav) NADAV", "\(first + 4) BEATTY_AIRPORT"])
             }
         }
@@ -465,7 +459,7 @@ extension ShapeMatchRuleTests {
                 }
                 checkPlace(result.issue, "STOP_FAR_FROM_SHAPE", "stop_too_far_from_shape_using_user_distance", .warning, .warning,
                            line: first + 1, field: "shape_dist_traveled", value: "600")
-                #expect(shapeNotices(result.summary, "stop_too_far_from_shape_using_user_distance").map(\.line) == [City.line.nadav, first + 1])
+                #expect(notices(result.summary, canonical: "stop_too_far_from_shape_using_user_distance").map(\.line) == [City.line.nadav, first + 1])
             }
         }
     }
@@ -547,10 +541,10 @@ extension ShapeMatchRuleTests {
                     "PAST_SHAPE_END trip_distance_exceeds_shape_distance_below_threshold warning": 1,
                     "STOP_FAR_FROM_SHAPE stop_too_far_from_shape_using_user_distance warning": 1,
                 ])
-                let past = try #require(shapeNotices(after, "trip_distance_exceeds_shape_distance_below_threshold").first)
+                let past = try #require(notices(after, canonical: "trip_distance_exceeds_shape_distance_below_threshold").first)
                 checkPlace(past, "PAST_SHAPE_END", "trip_distance_exceeds_shape_distance_below_threshold", .warning, .warning,
                            line: City.line.emsi, field: "shape_dist_traveled", value: "2800")
-                #expect(shapeNotices(after, "stop_too_far_from_shape_using_user_distance").map(\.line) == [City.line.dadan])
+                #expect(notices(after, canonical: "stop_too_far_from_shape_using_user_distance").map(\.line) == [City.line.dadan])
                 #expect(skipped(after) == skipped(before))
             }
         }
@@ -722,7 +716,7 @@ extension ShapeMatchRuleTests {
         func wmata() throws {
             let summary = try load(try requireSharedFeed("wmata-rail-2026.zip"))
             expectCounts(summary, ["stop_too_far_from_shape": 31, "stop_too_far_from_shape_using_user_distance": 2365], "wmata-rail-2026")
-            let first = try #require(shapeNotices(summary, "stop_too_far_from_shape_using_user_distance").first)
+            let first = try #require(notices(summary, canonical: "stop_too_far_from_shape_using_user_distance").first)
             checkPlace(first, "STOP_FAR_FROM_SHAPE", "stop_too_far_from_shape_using_user_distance", .warning, .warning,
                        line: 6, field: "shape_dist_traveled", value: "7.3277")
             #expect(first.message.hasPrefix("stop PF_A11_C is "), "\(first.message)")

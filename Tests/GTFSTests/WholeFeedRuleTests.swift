@@ -41,20 +41,9 @@ private func writeStops(_ feed: FeedFolder, parents: [String: String] = [:], _ r
                                  + stops + rows).joined(separator: "\n") + "\n")
 }
 
-/// Every notice counted by our code, canonical code and action (all files together).
-private func tally(_ summary: GTFSLoadSummary) -> [String: Int] {
-    summary.issues.entries.reduce(into: [:]) { $0["\($1.kind.code) \($1.kind.canonical ?? "-") \($1.kind.severity.rawValue)", default: 0] += $1.count }
-}
-
 /// Notices of a canonical code (any code of ours, any file).
 private func count(_ summary: GTFSLoadSummary, canonical: String) -> Int {
     summary.issues.entries.filter { $0.kind.canonical == canonical }.reduce(0) { $0 + $1.count }
-}
-
-/// The kept notices of a canonical code, by file and line.
-private func notices(_ summary: GTFSLoadSummary, canonical: String) -> [GTFSIssue] {
-    summary.issues.entries.filter { $0.kind.canonical == canonical }.flatMap(\.examples)
-        .sorted { ($0.file, $0.line ?? 0) < ($1.file, $1.line ?? 0) }
 }
 
 /// The load after a defect.
@@ -113,12 +102,6 @@ private func check(_ issue: GTFSIssue, _ code: String, _ canonical: String, _ se
     #expect(issue.line == line, sourceLocation: sourceLocation)
     #expect(issue.field == field, sourceLocation: sourceLocation)
     #expect(issue.value == value, sourceLocation: sourceLocation)
-}
-
-/// The loaded row of `file` whose `column` is `id` (the sink must keep `file`).
-private func row(_ sink: RecordingSink, _ file: String, _ column: String, _ id: String,
-                 sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Value] {
-    try #require(sink.rows(file).first { $0[column] == .text(id) }, "no \(column) \(id) in \(file)", sourceLocation: sourceLocation)
 }
 
 /// The canonical codes of the rules that need more than one row, and of `today`'s rules.
