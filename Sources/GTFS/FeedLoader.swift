@@ -479,9 +479,18 @@ public final class GTFSFeedLoader {
                                 value: String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\n", with: "\\n"),
                                 "a line break inside the value: GTFS text is one line (a sign, a screen, a CSV reader splitting rows)")
                     }
-                    if let value = parse(bytes, plans[col]) {
+                    // Text is checked here, in one pass that also tells whether it is all
+                    // printable ASCII (an id should be); other kinds by `parse`.
+                    let parsed: GTFSValue?, printable: Bool
+                    if plans[col].code == .text {
+                        let kind = FieldParsing.textKind(bytes)
+                        parsed = kind == .invalid ? nil : .raw(bytes); printable = kind == .printableASCII
+                    } else {
+                        parsed = parse(bytes, plans[col]); printable = true
+                    }
+                    if let value = parsed {
                         values[col] = value
-                        if plans[col].isId && !FieldParsing.isPrintableASCII(bytes) {
+                        if !printable && plans[col].isId {
                             warning("ID_NOT_ASCII", canonical: "non_ascii_or_non_printable_char", run, line, field: run.spec.columns[col].name,
                                     value: String(decoding: bytes, as: UTF8.self), "an id with a character outside printable ASCII: other systems may not match it")
                         }
@@ -1437,11 +1446,20 @@ public enum FieldParsing {
         return (3...20).contains(digits) && letters <= 10
     }
 
-    /// Every byte a printable ASCII character (space to '~').
+    public enum TextKind: Sendable { case invalid, printableASCII, other }
+
+    /// Valid text (as `isValidText`), and whether every byte is printable ASCII (space to
+    /// '~'), in one pass: one comparison per byte while the bytes are printable.
     @inline(__always)
-    public static func isPrintableASCII(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        for c in b where c < 0x20 || c > 0x7E { return false }
-        return true
+    public static func textKind(_ b: UnsafeBufferPointer<UInt8>) -> TextKind {
+        var printable = true, ascii = true
+        for c in b where c &- 0x20 >= 0x5F {
+            if c == 0 { return .invalid }
+            printable = false
+            if c >= 0x80 { ascii = false }
+        }
+        if printable { return .printableASCII }
+        return ascii || String(validating: b, as: UTF8.self) != nil ? .other : .invalid
     }
 
     public static func isHexDigit(_ c: UInt8) -> Bool {

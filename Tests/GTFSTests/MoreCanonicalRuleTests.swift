@@ -731,3 +731,23 @@ extension MoreCanonicalRuleTests {
         }
     }
 }
+
+extension MoreCanonicalRuleTests {
+    @Suite("FieldParsing.textKind: valid text, and whether it is all printable ASCII")
+    struct TextKind {
+        @Test("printable ASCII, other valid text, invalid text", arguments: [
+            ("STAGECOACH", FieldParsing.TextKind.printableASCII), (" ~!", .printableASCII), ("", .printableASCII),
+            ("Vilniaus g.", .printableASCII), ("Žirmūnai", .other), ("tab\there", .other), ("del\u{7F}", .other), ("line\nbreak", .other),
+            ("nul\u{0}", .invalid),
+        ])
+        func kinds(text: String, kind: FieldParsing.TextKind) {
+            #expect(Array(text.utf8).withUnsafeBufferPointer(FieldParsing.textKind) == kind, "\(text.debugDescription)")
+        }
+
+        @Test("bytes that are not UTF-8: invalid")
+        func notUTF8() {
+            #expect([0x41, 0xC3, 0x28].withUnsafeBufferPointer(FieldParsing.textKind) == .invalid)
+            #expect([0xFF].withUnsafeBufferPointer(FieldParsing.textKind) == .invalid)
+        }
+    }
+}
