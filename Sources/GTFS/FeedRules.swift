@@ -304,9 +304,25 @@ final class FeedRules {
     /// Whether the trip stops at `stop`, or at a location whose parent is `stop` (a station);
     /// nil when none of its stop times was handed over (none, or the trip left out).
     func trip(_ trip: Int32, serves stop: Int32) -> Bool? {
+        guard let stops = stops(of: trip) else { return nil }
+        return stops.contains { isAt($0, stop) } || (tripMoreStops[trip]?.contains { isAt($0, stop) } ?? false)
+    }
+
+    /// The trip's stops (its first run of rows), or nil before any was handed over.
+    private func stops(of trip: Int32) -> [Int32]? {
         guard Int(trip) < tripPattern.count, tripPattern[Int(trip)] >= 0 else { return nil }
-        func at(_ s: Int32) -> Bool { s == stop || (Int(s) < stopParent.count && stopParent[Int(s)] == stop) }
-        return patterns[Int(tripPattern[Int(trip)])].contains(where: at) || (tripMoreStops[trip]?.contains(where: at) ?? false)
+        return patterns[Int(tripPattern[Int(trip)])]
+    }
+
+    /// Whether location `s` is `stop`, or in it (its parent_station is `stop`).
+    private func isAt(_ s: Int32, _ stop: Int32) -> Bool { s == stop || (Int(s) < stopParent.count && stopParent[Int(s)] == stop) }
+
+    /// A location's coordinates, or its parent station's when it has none of its own.
+    private func coordinates(_ s: Int32) -> (Double, Double)? {
+        let i = Int(s)
+        if i < stopLat.count, !stopLat[i].isNaN { return (stopLat[i], stopLon[i]) }
+        let p = i < stopParent.count ? Int(stopParent[i]) : -1
+        return p >= 0 && p < stopLat.count && !stopLat[p].isNaN ? (stopLat[p], stopLon[p]) : nil
     }
 
     /// A trip of a block: its first and last stop time (by stop_sequence, over all its runs).
@@ -360,16 +376,10 @@ final class FeedRules {
         h.combine(shape)
         for r in rows { h.combine(r.stop); h.combine(r.distance?.bitPattern ?? UInt64.max) }
         guard matchedTrips.insert(h.finalize()).inserted else { return }
-        // A stop without coordinates of its own is where its parent station is.
-        func coordinates(_ s: Int) -> (Double, Double)? {
-            if s < stopLat.count, !stopLat[s].isNaN { return (stopLat[s], stopLon[s]) }
-            let p = s < stopParent.count ? Int(stopParent[s]) : -1
-            return p >= 0 && p < stopLat.count && !stopLat[p].isNaN ? (stopLat[p], stopLon[p]) : nil
-        }
         var stops: [(lat: Double, lon: Double, distance: Double, large: Bool)] = []
         let rail = Int(trip) < tripRouteType.count && tripRouteType[Int(trip)] == 2
         for (k, r) in rows.enumerated() {
-            guard let (la, lo) = coordinates(Int(r.stop)) else { return }
+            guard let (la, lo) = coordinates(r.stop) else { return }
             stops.append((la, lo, r.distance ?? 0, rail && (k == 0 || k == rows.count - 1)))
         }
         let matcher: ShapeMatch
@@ -535,12 +545,6 @@ final class FeedRules {
     /// in-seat transfer (transfer_type 4) must be at the first trip's last stop and the
     /// second's first, between trips of one mode.
     func transfer(line: Int, from: Int32?, to: Int32?, fromTrip: Int32?, toTrip: Int32?, type: Int?, tripId: (Int32) -> String) {
-        func coordinates(_ s: Int32) -> (Double, Double)? {
-            let i = Int(s)
-            if i < stopLat.count, !stopLat[i].isNaN { return (stopLat[i], stopLon[i]) }
-            let p = i < stopParent.count ? Int(stopParent[i]) : -1
-            return p >= 0 && p < stopLat.count && !stopLat[p].isNaN ? (stopLat[p], stopLon[p]) : nil
-        }
         if let from, let to, let a = coordinates(from), let b = coordinates(to) {
             let km = GTFSFeedLoader.haversineMeters(a.0, a.1, b.0, b.1) / 1000
             if km > 2 {
@@ -550,16 +554,11 @@ final class FeedRules {
             }
         }
         guard type == 4 else { return }
-        func stops(_ t: Int32) -> [Int32]? {
-            guard Int(t) < tripPattern.count, tripPattern[Int(t)] >= 0 else { return nil }
-            return patterns[Int(tripPattern[Int(t)])]
-        }
-        func at(_ s: Int32, _ stop: Int32) -> Bool { s == stop || (Int(s) < stopParent.count && stopParent[Int(s)] == stop) }
-        if let fromTrip, let from, let last = stops(fromTrip)?.last, !at(last, from) {
+        if let fromTrip, let from, let last = stops(of: fromTrip)?.last, !isAt(last, from) {
             issues.append(GTFSIssue(.warning, "IN_SEAT_MID_TRIP", canonical: "transfer_with_suspicious_mid_trip_in_seat", file: "transfers.txt", line: line,
                                     field: "from_trip_id", value: tripId(fromTrip), "an in-seat transfer, but \(stopId[Int(from)]) is not the trip's last stop"))
         }
-        if let toTrip, let to, let first = stops(toTrip)?.first, !at(first, to) {
+        if let toTrip, let to, let first = stops(of: toTrip)?.first, !isAt(first, to) {
             issues.append(GTFSIssue(.warning, "IN_SEAT_MID_TRIP", canonical: "transfer_with_suspicious_mid_trip_in_seat", file: "transfers.txt", line: line,
                                     field: "to_trip_id", value: tripId(toTrip), "an in-seat transfer, but \(stopId[Int(to)]) is not the trip's first stop"))
         }
