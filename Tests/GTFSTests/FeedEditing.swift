@@ -91,3 +91,18 @@ let sharedFeedFiles = [
     "nyc-subway-2018.zip", "porto-alegre-eptc-2019.zip", "porto-alegre-trensurb-2019.zip", "sacramento-sacrt-2024.zip",
     "vilnius-2015.zip", "wmata-rail-2026.zip",
 ]
+
+/// Our code and action, the canonical code and its severity, and the place.
+func checkNotice(_ issue: GTFSIssue, _ code: String, _ canonical: String, _ severity: GTFSIssue.Severity,
+                 _ canonicalSeverity: CanonicalNotice.Severity, file: String, line: Int?, field: String?, value: String?,
+                 sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(issue.code == code, sourceLocation: sourceLocation)
+    #expect(issue.canonical == canonical, sourceLocation: sourceLocation)
+    #expect(issue.severity == severity, sourceLocation: sourceLocation)
+    #expect(issue.canonicalSeverity == canonicalSeverity, sourceLocation: sourceLocation)
+    #expect(CanonicalNotice.rules[canonical]?.severity == canonicalSeverity, sourceLocation: sourceLocation)
+    #expect(issue.file == file, sourceLocation: sourceLocation)
+    #expect(issue.line == line, sourceLocation: sourceLocation)
+    #expect(issue.field == field, sourceLocation: sourceLocation)
+    #expect(issue.value == value, sourceLocation: sourceLocation)
+}

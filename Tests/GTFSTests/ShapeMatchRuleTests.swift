@@ -72,15 +72,8 @@ private func noShapeNotice(_ feed: FeedFolder, sourceLocation: SourceLocation = 
 private func checkPlace(_ issue: GTFSIssue, _ code: String, _ canonical: String, _ severity: GTFSIssue.Severity,
                         _ canonicalSeverity: CanonicalNotice.Severity, line: Int, field: String, value: String,
                         sourceLocation: SourceLocation = #_sourceLocation) {
-    #expect(issue.code == code, sourceLocation: sourceLocation)
-    #expect(issue.canonical == canonical, sourceLocation: sourceLocation)
-    #expect(issue.severity == severity, sourceLocation: sourceLocation)
-    #expect(issue.canonicalSeverity == canonicalSeverity, sourceLocation: sourceLocation)
-    #expect(CanonicalNotice.rules[canonical]?.severity == canonicalSeverity, sourceLocation: sourceLocation)
-    #expect(issue.file == "stop_times.txt", sourceLocation: sourceLocation)
-    #expect(issue.line == line, sourceLocation: sourceLocation)
-    #expect(issue.field == field, sourceLocation: sourceLocation)
-    #expect(issue.value == value, sourceLocation: sourceLocation)
+    checkNotice(issue, code, canonical, severity, canonicalSeverity, file: "stop_times.txt", line: line, field: field, value: value,
+                sourceLocation: sourceLocation)
 }
 
 /// google-sample's CITY1 (trips.txt line 5) runs STAGECOACH, NANAA, NADAV, DADAN, EMSI at

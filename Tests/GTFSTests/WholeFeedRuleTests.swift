@@ -89,21 +89,6 @@ private func noNewNotice(_ feed: FeedFolder, today: ServiceDate? = nil, keeping 
     return (after, sink)
 }
 
-/// Our code and action, the canonical code and its severity, and the place.
-private func check(_ issue: GTFSIssue, _ code: String, _ canonical: String, _ severity: GTFSIssue.Severity,
-                   _ canonicalSeverity: CanonicalNotice.Severity, file: String, line: Int?, field: String?, value: String?,
-                   sourceLocation: SourceLocation = #_sourceLocation) {
-    #expect(issue.code == code, sourceLocation: sourceLocation)
-    #expect(issue.canonical == canonical, sourceLocation: sourceLocation)
-    #expect(issue.severity == severity, sourceLocation: sourceLocation)
-    #expect(issue.canonicalSeverity == canonicalSeverity, sourceLocation: sourceLocation)
-    #expect(CanonicalNotice.rules[canonical]?.severity == canonicalSeverity, sourceLocation: sourceLocation)
-    #expect(issue.file == file, sourceLocation: sourceLocation)
-    #expect(issue.line == line, sourceLocation: sourceLocation)
-    #expect(issue.field == field, sourceLocation: sourceLocation)
-    #expect(issue.value == value, sourceLocation: sourceLocation)
-}
-
 /// The canonical codes of the rules that need more than one row, and of `today`'s rules.
 private let wholeFeedCodes = [
     "leading_or_trailing_whitespaces", "same_name_and_description_for_stop", "mixed_case_recommended_field", "duplicate_route_name",
@@ -140,7 +125,7 @@ struct WholeFeedRuleTests {
     func caltrainWhitespace() throws {
         let (summary, sink) = try load(bundledFeed("caltrain.zip"), keeping: ["stops.txt"])
         let issue = try #require(notices(summary, canonical: "leading_or_trailing_whitespaces").first)
-        check(issue, "SPACES_AROUND_VALUE", "leading_or_trailing_whitespaces", .warning, .warning,
+        checkNotice(issue, "SPACES_AROUND_VALUE", "leading_or_trailing_whitespaces", .warning, .warning,
               file: "stops.txt", line: 30, field: "stop_desc", value: "17300 Depot Street, Morgan Hill ")
         let stop = try row(sink, "stops.txt", "stop_desc", "17300 Depot Street, Morgan Hill")
         #expect(stop["stop_name"] == .text("Morgan Hill Caltrain"))
@@ -158,7 +143,7 @@ extension WholeFeedRuleTests {
                 let result = try afterDefect(feed, canonical: "leading_or_trailing_whitespaces", keeping: ["stops.txt"]) {
                     try feed.replace("stops.txt", "Furnace Creek Resort (Demo)", with: "\" Furnace Creek Resort (Demo)\t\"")
                 }
-                check(result.issue, "SPACES_AROUND_VALUE", "leading_or_trailing_whitespaces", .warning, .warning,
+                checkNotice(result.issue, "SPACES_AROUND_VALUE", "leading_or_trailing_whitespaces", .warning, .warning,
                       file: "stops.txt", line: 2, field: "stop_name", value: " Furnace Creek Resort (Demo)\t")
                 #expect(try row(result.sink, "stops.txt", "stop_id", "FUR_CREEK_RES")["stop_name"] == .text("Furnace Creek Resort (Demo)"))
             }
@@ -181,7 +166,7 @@ extension WholeFeedRuleTests {
                 let result = try afterDefect(feed, canonical: "same_name_and_description_for_stop", keeping: ["stops.txt"]) {
                     try feed.replace("stops.txt", "Bullfrog (Demo),,", with: "Bullfrog (Demo),Bullfrog (Demo),")
                 }
-                check(result.issue, "DESCRIPTION_IS_NAME", "same_name_and_description_for_stop", .warning, .warning,
+                checkNotice(result.issue, "DESCRIPTION_IS_NAME", "same_name_and_description_for_stop", .warning, .warning,
                       file: "stops.txt", line: 4, field: "stop_desc", value: "Bullfrog (Demo)")
                 let stop = try row(result.sink, "stops.txt", "stop_id", "BULLFROG")
                 #expect(stop["stop_desc"] == .text("Bullfrog (Demo)") && stop["stop_name"] == .text("Bullfrog (Demo)"))
@@ -196,7 +181,7 @@ extension WholeFeedRuleTests {
                 let result = try afterDefect(feed, canonical: "same_name_and_description_for_stop", keeping: ["stops.txt"]) {
                     try feed.replace("stops.txt", "Bullfrog (Demo),,", with: "Bullfrog (Demo),BULLFROG (DEMO),")
                 }
-                check(result.issue, "DESCRIPTION_IS_NAME", "same_name_and_description_for_stop", .warning, .warning,
+                checkNotice(result.issue, "DESCRIPTION_IS_NAME", "same_name_and_description_for_stop", .warning, .warning,
                       file: "stops.txt", line: 4, field: "stop_desc", value: "BULLFROG (DEMO)")
             }
         }
@@ -224,7 +209,7 @@ extension WholeFeedRuleTests {
                     try feed.replace(file, old, with: new)
                 }
                 let value = field == "trip_headsign" ? "TO BULLFROG" : field == "route_desc" ? "the airport line" : new
-                check(result.issue, "ONE_CASE_TEXT", "mixed_case_recommended_field", .warning, .warning,
+                checkNotice(result.issue, "ONE_CASE_TEXT", "mixed_case_recommended_field", .warning, .warning,
                       file: file, line: line, field: field, value: value)
                 #expect(result.issue.message.contains(which), "\(result.issue.message)")
                 #expect(result.sink.rows(file).contains { $0[field] == .text(value) })
@@ -255,7 +240,7 @@ extension WholeFeedRuleTests {
                     try appendLines(feed, "routes.txt", ["AB_EXTRA,DTA,10,Airport - Bullfrog,,3,,,"])
                 }
                 #expect(line == 7)
-                check(result.issue, "SAME_ROUTE_NAME", "duplicate_route_name", .warning, .warning,
+                checkNotice(result.issue, "SAME_ROUTE_NAME", "duplicate_route_name", .warning, .warning,
                       file: "routes.txt", line: 7, field: "route_id", value: "AB_EXTRA")
                 #expect(result.issue.message.contains("route AB (line 2)"), "\(result.issue.message)")
                 #expect(result.summary.stats("routes.txt")?.rowsLoaded == 6)
@@ -284,7 +269,7 @@ extension WholeFeedRuleTests {
                 let result = try afterDefect(feed, canonical: "trip_headsign_matches_intermediate_stop", keeping: ["trips.txt"]) {
                     try feed.replace("trips.txt", "CITY,FULLW,CITY1,,", with: "CITY,FULLW,CITY1,\(headsign),")
                 }
-                check(result.issue, "HEADSIGN_IS_PASSED_STOP", "trip_headsign_matches_intermediate_stop", .note, .info,
+                checkNotice(result.issue, "HEADSIGN_IS_PASSED_STOP", "trip_headsign_matches_intermediate_stop", .note, .info,
                       file: "trips.txt", line: 5, field: "trip_headsign", value: headsign)
                 #expect(result.issue.message.contains("CITY1") && result.issue.message.contains("(\(stop))"), "\(result.issue.message)")
                 #expect(try row(result.sink, "trips.txt", "trip_id", "CITY1")["trip_headsign"] == .text(headsign))
@@ -313,7 +298,7 @@ extension WholeFeedRuleTests {
         func noFeedInfo() throws {
             try withFeed { feed in
                 let result = try afterDefect(feed, canonical: "missing_recommended_file") { try feed.remove("feed_info.txt") }
-                check(result.issue, "RECOMMENDED_FILE_MISSING", "missing_recommended_file", .warning, .warning,
+                checkNotice(result.issue, "RECOMMENDED_FILE_MISSING", "missing_recommended_file", .warning, .warning,
                       file: "feed_info.txt", line: nil, field: nil, value: nil)
             }
         }
@@ -346,7 +331,7 @@ extension WholeFeedRuleTests {
                     default: try writeFeedInfo(feed, version: nil)
                     }
                 }
-                check(result.issue, "RECOMMENDED_VALUE_MISSING", "missing_recommended_field", .warning, .warning,
+                checkNotice(result.issue, "RECOMMENDED_VALUE_MISSING", "missing_recommended_field", .warning, .warning,
                       file: "feed_info.txt", line: 2, field: field, value: nil)
                 #expect(result.sink.rows("feed_info.txt").first?[field] == .null)
                 #expect(result.sink.rows("feed_info.txt").first?["feed_publisher_name"] == .text("Demo Transit Authority"))
@@ -358,7 +343,7 @@ extension WholeFeedRuleTests {
             try withFeed { feed in
                 try writeFeedInfo(feed)
                 let result = try afterDefect(feed, canonical: "missing_feed_contact_email_and_url") { try writeFeedInfo(feed, email: nil) }
-                check(result.issue, "NO_CONTACT", "missing_feed_contact_email_and_url", .warning, .warning,
+                checkNotice(result.issue, "NO_CONTACT", "missing_feed_contact_email_and_url", .warning, .warning,
                       file: "feed_info.txt", line: 2, field: "feed_contact_email", value: nil)
                 try writeFeedInfo(feed, email: nil, url: "https://example.com/contact")
                 #expect(count(try load(feed.path).0, canonical: "missing_feed_contact_email_and_url") == 0)
@@ -371,7 +356,7 @@ extension WholeFeedRuleTests {
                 let result = try afterDefect(feed, canonical: "missing_recommended_field", keeping: ["routes.txt"]) {
                     try feed.replace("routes.txt", "BFC,DTA,20,", with: "BFC,,20,")
                 }
-                check(result.issue, "RECOMMENDED_VALUE_MISSING", "missing_recommended_field", .warning, .warning,
+                checkNotice(result.issue, "RECOMMENDED_VALUE_MISSING", "missing_recommended_field", .warning, .warning,
                       file: "routes.txt", line: 3, field: "agency_id", value: nil)
                 let route = try row(result.sink, "routes.txt", "route_id", "BFC")
                 #expect(route["agency_id"] == .null && route["route_long_name"] == .text("Bullfrog - Furnace Creek Resort"))
@@ -394,7 +379,7 @@ extension WholeFeedRuleTests {
                 let result = try afterDefect(feed, canonical: "unused_shape", keeping: ["shapes.txt"]) {
                     try appendLines(feed, "shapes.txt", Self.shape)
                 }
-                check(result.issue, "SHAPE_NOT_USED", "unused_shape", .warning, .warning,
+                checkNotice(result.issue, "SHAPE_NOT_USED", "unused_shape", .warning, .warning,
                       file: "shapes.txt", line: 2, field: "shape_id", value: "S1")
                 #expect(result.summary.stats("shapes.txt")?.rowsLoaded == 2)
                 #expect(result.sink.rows("shapes.txt").count == 2)
@@ -413,7 +398,7 @@ extension WholeFeedRuleTests {
                 let result = try afterDefect(feed, canonical: "unused_station", keeping: ["stops.txt"]) {
                     try writeStops(feed, ["BEATTY_STATION,Beatty Station,,36.90,-116.76,,,1,"])
                 }
-                check(result.issue, "STATION_WITHOUT_STOPS", "unused_station", .note, .info,
+                checkNotice(result.issue, "STATION_WITHOUT_STOPS", "unused_station", .note, .info,
                       file: "stops.txt", line: 11, field: "stop_id", value: "BEATTY_STATION")
                 #expect(result.summary.stats("stops.txt")?.rowsLoaded == 10)
                 #expect(try row(result.sink, "stops.txt", "stop_id", "BEATTY_STATION")["location_type"] == .int(1))
@@ -441,7 +426,7 @@ extension WholeFeedRuleTests {
         func serviceGap(removed: [String], line: Int, service: String, gap: String) throws {
             try withFeed { feed in
                 let result = try afterDefect(feed, canonical: "big_gap_in_service") { try appendLines(feed, "calendar_dates.txt", removed) }
-                check(result.issue, "SERVICE_GAP", "big_gap_in_service", .note, .info,
+                checkNotice(result.issue, "SERVICE_GAP", "big_gap_in_service", .note, .info,
                       file: "calendar.txt", line: line, field: "service_id", value: service)
                 #expect(result.issue.message.contains(gap), "\(result.issue.message)")
             }
@@ -478,7 +463,7 @@ extension WholeFeedRuleTests {
             try withFeed { feed in
                 try writeFeedInfo(feed)
                 let result = try afterDefect(feed, canonical: "service_window_outside_feed_period") { try writeFeedInfo(feed, start: start, end: end) }
-                check(result.issue, "SERVICE_OUTSIDE_FEED_DATES", "service_window_outside_feed_period", .note, .info,
+                checkNotice(result.issue, "SERVICE_OUTSIDE_FEED_DATES", "service_window_outside_feed_period", .note, .info,
                       file: "calendar.txt", line: 2, field: "service_id", value: "FULLW")
                 #expect(result.issue.message.contains("2007-01-01 to 2010-12-31"), "\(result.issue.message)")
             }
@@ -493,7 +478,7 @@ extension WholeFeedRuleTests {
                     try appendLines(feed, "calendar_dates.txt", ["HOLIDAY,20110101,1"])
                     try feed.replace("trips.txt", "AAMV,WE,AAMV4,", with: "AAMV,HOLIDAY,AAMV4,")
                 }
-                check(result.issue, "SERVICE_OUTSIDE_FEED_DATES", "service_window_outside_feed_period", .note, .info,
+                checkNotice(result.issue, "SERVICE_OUTSIDE_FEED_DATES", "service_window_outside_feed_period", .note, .info,
                       file: "calendar_dates.txt", line: line, field: "service_id", value: "HOLIDAY")
             }
         }
@@ -539,7 +524,7 @@ extension WholeFeedRuleTests {
                                              alsoRaised: ["STOPS_OUT_OF_ORDER_ON_SHAPE"]) {
                     try feed.replace("shapes.txt", "CITY_SHAPE,36.914893,-116.768210,3,", with: "CITY_SHAPE,36.912216,-116.764857,3,")
                 }
-                check(result.issue, "STOP_FAR_FROM_SHAPE", "stop_too_far_from_shape", .warning, .warning,
+                checkNotice(result.issue, "STOP_FAR_FROM_SHAPE", "stop_too_far_from_shape", .warning, .warning,
                       file: "stop_times.txt", line: 6, field: "stop_id", value: "NADAV")
                 #expect(result.issue.message.contains(" m from the shape"), "\(result.issue.message)")
                 #expect(result.sink.rows("stop_times.txt").filter { $0["stop_id"] == .text("NADAV") }.count == 2)
@@ -585,7 +570,7 @@ extension WholeFeedRuleTests {
                 let result = try afterDefect(feed, canonical: "fast_travel_between_consecutive_stops", keeping: ["stop_times.txt"]) {
                     try feed.replace("stop_times.txt", "STBA,6:20:00,6:20:00,", with: "STBA,\(arrival),\(arrival),")
                 }
-                check(result.issue, "TOO_FAST", "fast_travel_between_consecutive_stops", .warning, .warning,
+                checkNotice(result.issue, "TOO_FAST", "fast_travel_between_consecutive_stops", .warning, .warning,
                       file: "stop_times.txt", line: 3, field: "stop_id", value: "BEATTY_AIRPORT")
                 #expect(result.issue.message.contains("trip STBA covers 6.0 km from STAGECOACH (line 2)"), "\(result.issue.message)")
                 #expect(result.issue.message.hasSuffix("more than \(limit) km/h"), "\(result.issue.message)")
@@ -616,7 +601,7 @@ extension WholeFeedRuleTests {
                 let result = try afterDefect(feed, canonical: "fast_travel_between_far_stops", keeping: ["stop_times.txt"]) {
                     try feed.replace("stop_times.txt", "AAMV1,9:00:00,9:00:00,", with: "AAMV1,8:10:00,8:10:00,")
                 }
-                check(result.issue, "TOO_FAST", "fast_travel_between_far_stops", .warning, .warning,
+                checkNotice(result.issue, "TOO_FAST", "fast_travel_between_far_stops", .warning, .warning,
                       file: "stop_times.txt", line: 23, field: "stop_id", value: "AMV")
                 #expect(result.issue.message.contains("trip AAMV1 covers 42.5 km from BEATTY_AIRPORT (line 22) in 10 min"), "\(result.issue.message)")
                 #expect(result.issue.message.hasSuffix("more than 150 km/h"), "\(result.issue.message)")
@@ -663,7 +648,7 @@ extension WholeFeedRuleTests {
                 let found = notices(summary, canonical: "expired_calendar")
                 #expect(found.map(\.value) == ["WE"], "\(today)")
                 if let we = found.first {
-                    check(we, "SERVICE_ENDED", "expired_calendar", .warning, .warning, file: "calendar.txt", line: 3, field: "service_id", value: "WE")
+                    checkNotice(we, "SERVICE_ENDED", "expired_calendar", .warning, .warning, file: "calendar.txt", line: 3, field: "service_id", value: "WE")
                     #expect(we.message.contains("2010-12-26"), "\(we.message)")
                 }
             }
@@ -697,7 +682,7 @@ extension WholeFeedRuleTests {
                 let found = notices(first, canonical: "expired_calendar")
                 #expect(found.count == 1)
                 if let fullw = found.first {
-                    check(fullw, "SERVICE_ENDED", "expired_calendar", .warning, .warning,
+                    checkNotice(fullw, "SERVICE_ENDED", "expired_calendar", .warning, .warning,
                           file: "calendar_dates.txt", line: 2, field: "service_id", value: "FULLW")
                 }
                 let (second, _) = try load(feed.path, today: day("2007-06-10"))
@@ -733,7 +718,7 @@ extension WholeFeedRuleTests {
                 #expect(count(summary, canonical: "feed_expiration_date7_days") + count(summary, canonical: "feed_expiration_date30_days")
                         == (canonical == nil ? 0 : 1))
                 if let canonical, let issue = found.first {
-                    check(issue, "FEED_EXPIRES", canonical, .warning, .warning, file: "feed_info.txt", line: 2, field: "feed_end_date", value: "2010-12-31")
+                    checkNotice(issue, "FEED_EXPIRES", canonical, .warning, .warning, file: "feed_info.txt", line: 2, field: "feed_end_date", value: "2010-12-31")
                 }
                 if today == "2011-01-05" { #expect(found.first?.message.contains("ended 5 days before 2011-01-05") == true, "\(found)") }
             }
@@ -755,7 +740,7 @@ extension WholeFeedRuleTests {
             let found = notices(summary, canonical: "trip_coverage_not_active_for_next7_days")
             #expect(found.count == (raised ? 1 : 0))
             if let issue = found.first {
-                check(issue, "NO_SERVICE_THIS_WEEK", "trip_coverage_not_active_for_next7_days", .warning, .warning,
+                checkNotice(issue, "NO_SERVICE_THIS_WEEK", "trip_coverage_not_active_for_next7_days", .warning, .warning,
                       file: "trips.txt", line: nil, field: nil, value: nil)
                 #expect(issue.message.contains("2007-01-01 to 2010-12-31"), "\(issue.message)")
             }
@@ -780,9 +765,9 @@ extension WholeFeedRuleTests {
             #expect(count(summary, canonical: "unused_station") == 8)
             #expect(count(summary, canonical: "stop_too_far_from_shape") == 35)
             let shape = try #require(notices(summary, canonical: "unused_shape").first)
-            check(shape, "SHAPE_NOT_USED", "unused_shape", .warning, .warning, file: "shapes.txt", line: 8108, field: "shape_id", value: "A..N04R")
+            checkNotice(shape, "SHAPE_NOT_USED", "unused_shape", .warning, .warning, file: "shapes.txt", line: 8108, field: "shape_id", value: "A..N04R")
             let station = try #require(notices(summary, canonical: "unused_station").first)
-            check(station, "STATION_WITHOUT_STOPS", "unused_station", .note, .info, file: "stops.txt", line: 113, field: "stop_id", value: "140")
+            checkNotice(station, "STATION_WITHOUT_STOPS", "unused_station", .note, .info, file: "stops.txt", line: 113, field: "stop_id", value: "140")
             for code in dateCodes { #expect(count(summary, canonical: code) == 0, "\(code)") }
         }
 
@@ -797,10 +782,10 @@ extension WholeFeedRuleTests {
             #expect(count(summary, canonical: "stop_too_far_from_shape") == 31)
             #expect(notices(summary, canonical: "same_name_and_description_for_stop").map(\.line) == [2065, 2067])
             let expiry = try #require(notices(summary, canonical: "feed_expiration_date7_days").first)
-            check(expiry, "FEED_EXPIRES", "feed_expiration_date7_days", .warning, .warning,
+            checkNotice(expiry, "FEED_EXPIRES", "feed_expiration_date7_days", .warning, .warning,
                   file: "feed_info.txt", line: 2, field: "feed_end_date", value: "2026-05-08")
             let ended = try #require(notices(summary, canonical: "expired_calendar").first)
-            check(ended, "SERVICE_ENDED", "expired_calendar", .warning, .warning, file: "calendar_dates.txt", line: 2, field: "service_id", value: "14_R")
+            checkNotice(ended, "SERVICE_ENDED", "expired_calendar", .warning, .warning, file: "calendar_dates.txt", line: 2, field: "service_id", value: "14_R")
         }
 
         @Test("vilnius-2015: 12 gaps in services, 101 routes without agency_id")
@@ -810,7 +795,7 @@ extension WholeFeedRuleTests {
             #expect(count(summary, canonical: "missing_recommended_field") == 101)
             #expect(summary.issues.entries.filter { $0.kind.canonical == "missing_recommended_field" }.allSatisfy { $0.kind.file == "routes.txt" })
             let gap = try #require(notices(summary, canonical: "big_gap_in_service").first)
-            check(gap, "SERVICE_GAP", "big_gap_in_service", .note, .info, file: "calendar.txt", line: 7, field: "service_id", value: "7")
+            checkNotice(gap, "SERVICE_GAP", "big_gap_in_service", .note, .info, file: "calendar.txt", line: 7, field: "service_id", value: "7")
         }
 
         @Test("mexico-city-2018: 18 trips too fast over 10 km, 3 quoted stop names with spaces around them")
