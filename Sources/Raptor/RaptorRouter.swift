@@ -362,10 +362,10 @@ struct Search {
     /// with at most the last round's rides, arrived or ready.
     struct Reached {
         let arrivedAtMost: UnsafeMutableBufferPointer<Int64>, readyAtMost: UnsafeMutableBufferPointer<Int64>
-        /// The searcher's rounds (`Search.at`: a stop's rounds side by side).
+        /// The searcher's rounds (the labels' layout, `Search.at`).
         let rounds: Int
         @inline(__always) func best(_ s: Int) -> Int64 {
-            let i = s &* rounds &+ rounds &- 1
+            let i = Search.at(rounds - 1, s, rounds: rounds)
             return Swift.min(arrivedAtMost[i], readyAtMost[i])
         }
     }
@@ -382,7 +382,8 @@ struct Search {
     /// a stop's rounds side by side (the at-most bounds are lowered over a stop's later
     /// rounds on every improvement: one cache line, not one per round).
     let rounds: Int
-    @inline(__always) func at(_ round: Int, _ stop: Int) -> Int { stop &* rounds &+ round }
+    @inline(__always) func at(_ round: Int, _ stop: Int) -> Int { Search.at(round, stop, rounds: rounds) }
+    @inline(__always) static func at(_ round: Int, _ stop: Int, rounds: Int) -> Int { stop &* rounds &+ round }
     // (round, stop) -> best value ready to board after `round` rides; -> arrived by ride `round`.
     let ready: UnsafeMutableBufferPointer<Int64>
     let arrived: UnsafeMutableBufferPointer<Int64>
