@@ -11,8 +11,10 @@
 # minutes, so a run is compared with a pass taken under the same conditions. Prints
 # requests/s, p50/p99 latency and errors (socket errors and 5xx; 4xx answers such as
 # NO_CONNECTION are answers, counted apart) of each run and their medians, the in-process
-# `answer` rate on one core and on all (median of the passes), and the ratio of each run's
-# throughput to (its pass's one-core rate × cores) with their median. Exits 3 when a
+# `answer` rate on one core and on all (median of the passes), the ratio of each run's
+# throughput to (its pass's one-core rate × cores) with their median, and the server's CPU
+# per request from its /metrics (the process's; on the planning threads the answer's and
+# the rest of the plan handler's), beside the answer's in process. Exits 3 when a
 # target is missed (median ratio >= 0.60, median p99 < 50 ms, no errors).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -58,7 +60,9 @@ for run in $(seq 1 "$runs"); do
         echo "==> in process, pass $run" >&2
         "$bin" bench --feed "$id" --queries "$queries" --kind answer | tee "$work/bench-$run.txt"
     fi
+    curl -s "http://127.0.0.1:$port/metrics" > "$work/metrics-before-$run.txt"
     PATHS_FILE="$work/paths.txt" wrk -t"$threads" -c"$connections" -d"$duration" --latency -s Scripts/lib/paths.lua "http://127.0.0.1:$port" | tee "$work/wrk-$run.txt"
+    curl -s "http://127.0.0.1:$port/metrics" > "$work/metrics-after-$run.txt"
 done
 stop_server
 grep -q "internal error" "$work/serve.log" && { echo "the server logged internal errors:" >&2; grep "internal error" "$work/serve.log" | head >&2; }
@@ -84,6 +88,27 @@ echo "in process:    answer on 1 core before each run: $(pass 1 | tr '\n' ' ')qu
 echo "server median: $rps requests/s, p50 $p50 ms, p99 $p99 ms; errors in all runs $errors ($answered4xx answered with a 4xx reason)"
 echo "in process:    answer, median of $runs passes: $one queries/s on 1 core, $all on $cores"
 echo "run / (its pass's one-core rate x $cores cores): $(echo "$ratios" | tr '\n' ' ')"
+# Where the server's CPU goes per request, from its /metrics before and after each run:
+# the whole process, and on the planning threads the answer (search and itineraries) and
+# the rest of the plan handler (parameters, trip tokens, JSON); what is left of the
+# process's is the HTTP exchange on NIO's threads and the rest. Beside it, the same answer
+# in process (one core: 1000 / its rate).
+metric() { awk -v m="$1" 'index($0, m) == 1 { print $NF }' "$2"; }
+cpu() {
+    for run in $(seq 1 "$runs"); do
+        b="$work/metrics-before-$run.txt" a="$work/metrics-after-$run.txt"
+        n=$(grep -h '^RESULT' "$work/wrk-$run.txt" | sed -E 's/.* requests=([0-9]+).*/\1/')
+        awk -v p0="$(metric transit_process_cpu_seconds "$b")" -v p1="$(metric transit_process_cpu_seconds "$a")" \
+            -v a0="$(metric 'transit_plan_cpu_seconds_total{phase="answer"}' "$b")" -v a1="$(metric 'transit_plan_cpu_seconds_total{phase="answer"}' "$a")" \
+            -v r0="$(metric 'transit_plan_cpu_seconds_total{phase="respond"}' "$b")" -v r1="$(metric 'transit_plan_cpu_seconds_total{phase="respond"}' "$a")" \
+            -v n="$n" -v f="$1" 'BEGIN {
+                if (n == 0) { print 0; exit }
+                all = (p1 - p0) / n * 1000; answer = (a1 - a0) / n * 1000; respond = (r1 - r0) / n * 1000
+                printf "%.2f\n", (f == "all") ? all : (f == "answer") ? answer : (f == "respond") ? respond : all - answer - respond
+            }'
+    done
+}
+echo "server CPU per request, ms (median of runs): $(cpu all | median) in all; answer $(cpu answer | median), the handler's rest $(cpu respond | median), HTTP and the rest $(cpu other | median); in process the answer $(awk -v q="$one" 'BEGIN { printf "%.2f", (q > 0) ? 1000 / q : 0 }')"
 awk -v ratio="$ratio" -v c="$cores" -v p99="$p99" -v e="$errors" 'BEGIN {
     printf "median throughput ratio %.2f (target >= 0.60); p99 %s ms (target < 50); errors %d (target 0)\n", ratio, p99, e
     exit (ratio >= 0.6 && p99 < 50 && e == 0) ? 0 : 3

@@ -168,6 +168,13 @@ public struct TransitAPI: Sendable {
     }
 
     func plan(_ request: Request, deadline: UInt64) throws -> Response {
+        // The planning thread's CPU: the answer's and the rest of this handler's.
+        let cpuStart = ServerMetrics.threadCPUNanoseconds()
+        var cpuAnswer: UInt64 = 0
+        defer {
+            let all = ServerMetrics.threadCPUNanoseconds() &- cpuStart
+            metrics.planCPU(answerNanoseconds: cpuAnswer, respondNanoseconds: all &- min(all, cpuAnswer))
+        }
         let q = try QueryParameters(request.uri.query, allowed: PlanParameters.names)
         let language = try Self.language(q, request)
         var (query, n) = try PlanParameters.query(q, now: clock.now())
@@ -181,9 +188,10 @@ public struct TransitAPI: Sendable {
         query.deadline = deadline
         // The realtime state taken once with the timetable: one consistent state per answer.
         let realtime = s.realtime
-        let searchStart = DispatchTime.now().uptimeNanoseconds
+        let searchStart = DispatchTime.now().uptimeNanoseconds, answerStart = ServerMetrics.threadCPUNanoseconds()
         let result = s.planner.answer(query, numItineraries: n, realtime: realtime)
         let searched = DispatchTime.now().uptimeNanoseconds - searchStart
+        cpuAnswer = ServerMetrics.threadCPUNanoseconds() &- answerStart
         switch result {
         case .itineraries(let answer):
             metrics.planSearch(nanoseconds: searched, outcome: "itineraries")

@@ -73,6 +73,32 @@ public final class ServerMetrics: Sendable {
             .increment()
     }
 
+    /// The CPU a plan request took on its planning thread: `answer` for the search and
+    /// the itineraries (`JourneyPlanner.answer`), `respond` for the rest of its handler
+    /// (the parameters, the trip tokens, the JSON). With `process_cpu_seconds` they say
+    /// where a request's CPU goes: the rest is the HTTP exchange (NIO's threads), logging
+    /// and everything else. (Thread CPU, so a planning thread's waits for the cores do not
+    /// count, as they do in `plan_search_seconds`.)
+    public func planCPU(answerNanoseconds: UInt64, respondNanoseconds: UInt64) {
+        let help = "CPU seconds of plan requests on their planning thread, by phase: answer (search and itineraries), respond (parameters, tokens, JSON)."
+        counter("plan_cpu_seconds_total", help, labels: [("phase", "answer")]).increment(by: Double(answerNanoseconds) / 1e9)
+        counter("plan_cpu_seconds_total", help, labels: [("phase", "respond")]).increment(by: Double(respondNanoseconds) / 1e9)
+    }
+
+    /// The calling thread's CPU time so far, in nanoseconds (user and system).
+    public static func threadCPUNanoseconds() -> UInt64 {
+        var t = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+        return UInt64(t.tv_sec) &* 1_000_000_000 &+ UInt64(t.tv_nsec)
+    }
+
+    /// The process's CPU time so far, in seconds (user and system, every thread).
+    static func processCPUSeconds() -> Double {
+        var u = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &u)
+        return Double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + Double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6
+    }
+
     /// The text `/metrics` answers: the state's gauges set from `api` now, then everything.
     @_optimize(none)  // glue (see TransitAPI)
     func render(_ api: TransitAPI) -> [UInt8] {
@@ -82,6 +108,8 @@ public final class ServerMetrics: Sendable {
             .set(now.timeIntervalSince(live.startedAt))
         gauge("resident_memory_bytes", "The process's resident memory.")
             .set(Double(residentBytes()))
+        gauge("process_cpu_seconds", "CPU seconds the process has used, user and system, every thread.")
+            .set(Self.processCPUSeconds())
         let db = live.databaseStatus
         gauge("database_reachable", "1 when the last check reached PostgreSQL, else 0.")
             .set(db.reachable ? 1.0 : 0.0)

@@ -28,7 +28,7 @@ struct MetricsServeTests {
         return (samples, types)
     }
 
-    @Test("requests by endpoint and status, plan searches by outcome, the feed's version after a new import, realtime absent")
+    @Test("requests by endpoint and status, plan searches by outcome and their CPU, the feed's version after a new import, realtime absent")
     func metrics() throws {
         let db = try TestDatabase()
         defer { db.drop() }
@@ -66,6 +66,12 @@ struct MetricsServeTests {
         #expect((m["transit_timetable_age_seconds"] ?? -1) >= 0 && (m["transit_timetable_loaded_timestamp_seconds"] ?? 0) > 1.7e9)
         #expect((m["transit_resident_memory_bytes"] ?? 0) > 1e6 && (m["transit_timetable_stop_times"] ?? 0) > 30_000)
         #expect(!r.text.contains("transit_realtime_message_age_seconds"))
+        // CPU: the planning threads' (the answers', the handlers' rest) within the process's.
+        let answerCPU = m[#"transit_plan_cpu_seconds_total{phase="answer"}"#] ?? 0
+        let respondCPU = m[#"transit_plan_cpu_seconds_total{phase="respond"}"#] ?? 0
+        let processCPU = m["transit_process_cpu_seconds"] ?? 0
+        #expect(answerCPU > 0 && respondCPU > 0 && processCPU > answerCPU + respondCPU, "\(answerCPU) \(respondCPU) \(processCPU)")
+        #expect(types["transit_plan_cpu_seconds_total"] == "counter" && types["transit_process_cpu_seconds"] == "gauge")
 
         // A new version: the gauge follows, the load time is newer.
         let loaded = m["transit_timetable_loaded_timestamp_seconds"] ?? 0
