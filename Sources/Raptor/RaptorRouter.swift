@@ -81,9 +81,6 @@ public struct RaptorRouter: Sendable {
         return modelSearch(request, t)
     }
 
-    /// The model's answer (`route` without a window). For tests: `corridor` false searches
-    /// the journeys' other ends without `Search.corridor`; `refine` false returns the first
-    /// search's journeys as they are.
     /// Whether a journey with rides may exist at all: a run leaves an access stop, and
     /// one arrives at an egress stop, on the request's side of its time (depart-at: the
     /// last run there is not before it; arrive-by: the first is not after it), at a position
@@ -100,6 +97,8 @@ public struct RaptorRouter: Sendable {
     /// of 0.8 ms, and 0.09-0.10 ms with this check.
     func mayRide(_ request: RaptorRequest, _ t: Tables) -> Bool {
         let tt = timetable, running = t.running
+        // Seconds after `running.origin`, as the entries' times are.
+        let time = request.time - running.origin
         // `boarding`: the access stops (a run leaving them), else the egress stops (a run
         // arriving there).
         func any(_ walks: [StopWalk], boarding: Bool) -> Bool {
@@ -111,8 +110,6 @@ public struct RaptorRouter: Sendable {
                     guard request.filter.routes?[r] ?? true,
                           boarding ? pos < length - 1 && tt.routeCanBoard[start + pos] : pos > 0 && tt.routeCanAlight[start + pos]
                     else { continue }
-                    // Seconds after `running.origin`, as the entries' times are.
-                    let time = request.time - running.origin
                     let fits: Bool
                     switch (request.arriveBy, boarding) {
                     case (false, true): fits = Int64(running.lastDeparture[i]) >= time + w.seconds
@@ -128,6 +125,9 @@ public struct RaptorRouter: Sendable {
         return any(request.access, boarding: true) && any(request.egress, boarding: false)
     }
 
+    /// The model's answer (`route` without a window). For tests: `corridor` false searches
+    /// the journeys' other ends without `Search.corridor`; `refine` false returns the first
+    /// search's journeys as they are.
     func modelSearch(_ request: RaptorRequest, _ t: Tables, corridor: Bool = true, refine: Bool = true) -> [RaptorJourney] {
         // No pruning with lower bounds to the destination (as a range search has): one
         // search is over once the destination is reached with each number of rides, and
