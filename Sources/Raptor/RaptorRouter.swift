@@ -298,7 +298,8 @@ final class SearchScratch: @unchecked Sendable {
     }
 
     /// The labels of the stops written back to their start values (the flags and route
-    /// queues a search leaves as it found them).
+    /// queues a search leaves as it found them). Not their parents (`ride`, `change`): a
+    /// label's parents are read only where the search has set it, and set with it.
     func reset() {
         let r = rounds
         for i in 0..<touchedCount.pointee {
@@ -307,7 +308,6 @@ final class SearchScratch: @unchecked Sendable {
             for j in (s * r)..<(s * r + r) {
                 ready[j] = Search.infinity; arrived[j] = Search.infinity
                 readyAtMost[j] = Search.infinity; arrivedAtMost[j] = Search.infinity
-                ride[j] = Search.noRide; change[j] = Search.noChange
             }
         }
         touchedCount.pointee = 0
@@ -1013,25 +1013,29 @@ struct TargetBounds {
     /// Settles every stop closer than `limit`.
     mutating func settle(below limit: Int64) {
         guard frontier < limit, let running, let footpaths else { return }
-        while let next = heap.min, next < limit {
-            let (d, stop) = heap.pop()!
-            let x = stop.index
-            guard d == distance[x] else { continue }
-            for i in Int(running.predecessorOffsets[x])..<Int(running.predecessorOffsets[x + 1]) {
-                // The shortest ride of the hop's runs that leave in those hours; none: it
-                // does not take a journey there.
-                let first = running.hopFirstHour[i], offset = Int(running.hopHourOffsets[i])
-                let count = Int32(Int(running.hopHourOffsets[i + 1]) - offset)
-                var seconds = DayRoutes.noRide
-                var b = Swift.max(firstHour, first)
-                while b <= lastHour && b < first + count { seconds = Swift.min(seconds, running.hopHourSeconds[offset + Int(b - first)]); b += 1 }
-                guard seconds != DayRoutes.noRide else { continue }
-                let y = running.predecessor[i], v = d + Int64(seconds)
-                if v < distance[y.index] { distance[y.index] = v; heap.push(v, y) }
-            }
-            for i in Int(footpaths.inOffsets[x])..<Int(footpaths.inOffsets[x + 1]) {
-                let y = footpaths.inSource[i], v = d + Int64(footpaths.inChange[i])
-                if v < distance[y.index] { distance[y.index] = v; heap.push(v, y) }
+        let (firstHour, lastHour) = (self.firstHour, self.lastHour)
+        // Through a pointer: a write to a Swift array checks it is not shared, every time.
+        distance.withUnsafeMutableBufferPointer { distance in
+            while let next = heap.min, next < limit {
+                let (d, stop) = heap.pop()!
+                let x = stop.index
+                guard d == distance[x] else { continue }
+                for i in Int(running.predecessorOffsets[x])..<Int(running.predecessorOffsets[x + 1]) {
+                    // The shortest ride of the hop's runs that leave in those hours; none: it
+                    // does not take a journey there.
+                    let first = running.hopFirstHour[i], offset = Int(running.hopHourOffsets[i])
+                    let count = Int32(Int(running.hopHourOffsets[i + 1]) - offset)
+                    var seconds = DayRoutes.noRide
+                    var b = Swift.max(firstHour, first)
+                    while b <= lastHour && b < first + count { seconds = Swift.min(seconds, running.hopHourSeconds[offset + Int(b - first)]); b += 1 }
+                    guard seconds != DayRoutes.noRide else { continue }
+                    let y = running.predecessor[i], v = d + Int64(seconds)
+                    if v < distance[y.index] { distance[y.index] = v; heap.push(v, y) }
+                }
+                for i in Int(footpaths.inOffsets[x])..<Int(footpaths.inOffsets[x + 1]) {
+                    let y = footpaths.inSource[i], v = d + Int64(footpaths.inChange[i])
+                    if v < distance[y.index] { distance[y.index] = v; heap.push(v, y) }
+                }
             }
         }
         frontier = heap.min ?? Search.infinity
