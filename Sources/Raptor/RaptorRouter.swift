@@ -273,6 +273,8 @@ final class SearchScratch: @unchecked Sendable {
     let ride: UnsafeMutableBufferPointer<Search.Ride>, change: UnsafeMutableBufferPointer<Search.Change>
     let marked: UnsafeMutableBufferPointer<Bool>, improved: UnsafeMutableBufferPointer<Bool>
     let routeQueue: UnsafeMutableBufferPointer<Search.Queued>
+    /// The stops marked, the stops improved, the routes queued (`Search`'s lists).
+    let markedList: IndexList, improvedList: IndexList, routeList: IndexList
     /// Stop -> whether a search wrote its labels; the stops written, in `touchedList[0 ..< touchedCount[0]]`.
     let touched: UnsafeMutableBufferPointer<Bool>
     let touchedList: UnsafeMutableBufferPointer<Int32>
@@ -293,6 +295,7 @@ final class SearchScratch: @unchecked Sendable {
         ride = buffer(Search.noRide, size); change = buffer(Search.noChange, size)
         marked = buffer(false, stops); improved = buffer(false, stops)
         routeQueue = buffer(Search.Queued.none, routes)
+        markedList = IndexList(capacity: stops); improvedList = IndexList(capacity: stops); routeList = IndexList(capacity: routes)
         touched = buffer(false, stops); touchedList = buffer(0, stops)
         touchedCount = .allocate(capacity: 1); touchedCount.initialize(to: 0)
     }
@@ -316,9 +319,27 @@ final class SearchScratch: @unchecked Sendable {
     deinit {
         ready.deallocate(); arrived.deallocate(); readyAtMost.deallocate(); arrivedAtMost.deallocate()
         ride.deallocate(); change.deallocate(); marked.deallocate(); improved.deallocate()
-        routeQueue.deallocate(); touched.deallocate(); touchedList.deallocate()
+        routeQueue.deallocate(); markedList.deallocate(); improvedList.deallocate(); routeList.deallocate(); touched.deallocate(); touchedList.deallocate()
         touchedCount.deallocate()
     }
+}
+
+/// A list of stops or routes in scratch memory: an append is a store and an increment,
+/// without a Swift array's uniqueness and capacity checks. Its capacity is the number of
+/// stops or routes: the flag kept beside each list lists an index at most once.
+struct IndexList {
+    private let items: UnsafeMutableBufferPointer<Int32>
+    private let counter: UnsafeMutablePointer<Int>
+    init(capacity: Int) {
+        items = .allocate(capacity: Swift.max(1, capacity))
+        counter = .allocate(capacity: 1); counter.initialize(to: 0)
+    }
+    var count: Int { counter.pointee }
+    var isEmpty: Bool { counter.pointee == 0 }
+    @inline(__always) subscript(_ i: Int) -> Int { Int(items[i]) }
+    @inline(__always) func append(_ x: Int) { items[counter.pointee] = Int32(truncatingIfNeeded: x); counter.pointee += 1 }
+    func removeAll() { counter.pointee = 0 }
+    func deallocate() { items.deallocate(); counter.deallocate() }
 }
 
 /// The label memory of finished searches. A search takes a scratch and gives it back when it
@@ -463,7 +484,11 @@ struct Search {
         static let none = Queued(start: .noPosition, last: .noPosition, days: 0)
     }
     let routeQueue: UnsafeMutableBufferPointer<Queued>
-    var markedList: [StopIndex] = [], routeList: [RouteIndex] = [], improvedList: [StopIndex] = []
+    /// The stops marked (their labels improved: routes through them are scanned next
+    /// round), the stops improved by rides this round (changes are made from them), the
+    /// routes queued this round; each flag beside them (`marked`, `improved`,
+    /// `routeQueue`) keeps an index from being listed twice.
+    let markedList: IndexList, improvedList: IndexList, routeList: IndexList
     /// Parent sentinels, never read (a label's parents are read only where it is set):
     /// far from -1 and the integer limits.
     static let noParent = Int32(-1_000_000_000)
@@ -517,6 +542,8 @@ struct Search {
         for w in targets { isTarget[w.stop.index] = true }
         self.isTarget = isTarget
         routeQueue = x.routeQueue
+        markedList = x.markedList; improvedList = x.improvedList; routeList = x.routeList
+        markedList.removeAll(); improvedList.removeAll(); routeList.removeAll()
         hasSkips = !tt.routeSkipOffsets.isEmpty
     }
 
@@ -603,7 +630,7 @@ struct Search {
                 let i0 = at(0, s)
                 touch(s)
                 ready[i0] = v; Search.lower(readyAtMost, i0, v, end: at(rounds, s)); change[i0] = Change(from: .noStop, foot: Int32(i))
-                if !marked[s] && firstRoutes == nil { marked[s] = true; markedList.append(w.stop) }
+                if !marked[s] && firstRoutes == nil { marked[s] = true; markedList.append(s) }
             }
         }
         if let firstRoutes {
@@ -625,8 +652,9 @@ struct Search {
             if pruneToTarget && bound <= boundsEnd { toTarget.settle(below: bound - start) }
             // Routes through stops improved in the previous round, from their first such stop
             // (round 1 of a range's departure: `firstRoutes`, collected above).
-            if k > 1 || firstRoutes == nil { routeList.removeAll(keepingCapacity: true) }
-            for s in markedList {
+            if k > 1 || firstRoutes == nil { routeList.removeAll() }
+            for m in 0..<markedList.count {
+                let s = StopIndex(markedList[m])
                 // Only routes with a run still to board here that can beat the bound (its
                 // label and the bound as seconds after `running.origin`; forward, a run
                 // leaves at or after the label; backward, it arrives at or before it).
@@ -644,10 +672,10 @@ struct Search {
             // The stops stay marked while the routes are scanned: only there do they board
             // (`scanRoute`); in round 1 of a range's departure, the sources.
             if k == 1 && firstRoutes != nil {
-                for w in sources where !marked[w.stop.index] { marked[w.stop.index] = true; markedList.append(w.stop) }
+                for w in sources where !marked[w.stop.index] { marked[w.stop.index] = true; markedList.append(w.stop.index) }
             }
-            for route in routeList {
-                let r = route.index, q = routeQueue[r], from = q.start.index, dayMask = q.days, last = q.last.index
+            for j in 0..<routeList.count {
+                let r = routeList[j], q = routeQueue[r], from = q.start.index, dayMask = q.days, last = q.last.index
                 routeQueue[r] = .none
                 if filterRoutes && !routeAllowed[r] { continue }
                 for (d, day) in days.enumerated() where dayMask & (1 << UInt8(d)) != 0 {
@@ -659,8 +687,8 @@ struct Search {
                     scanRoute(r, day: day, from: from, last: last, round: k, bestTarget: bound, changeBound: changeBound)
                 }
             }
-            for s in markedList { marked[s.index] = false }
-            markedList.removeAll(keepingCapacity: true)
+            for m in 0..<markedList.count { marked[markedList[m]] = false }
+            markedList.removeAll()
             // The destination.
             var roundBest: Int?
             var best = bound
@@ -675,8 +703,8 @@ struct Search {
             // Changes: at the stop itself, or along one footpath.
             let nextBound = min(targetBest[k], targetBest[min(k + 1, maxRides)])
             if pruneToTarget && nextBound <= boundsEnd { toTarget.settle(below: nextBound - start) }
-            for stop in improvedList {
-                let s = stop.index
+            for m in 0..<improvedList.count {
+                let s = improvedList[m], stop = StopIndex(s)
                 improved[s] = false
                 guard k < maxRides else { continue }  // no round after this one
                 let a = arrived[at(k, s)]
@@ -694,13 +722,13 @@ struct Search {
                     }
                 }
             }
-            improvedList.removeAll(keepingCapacity: true)
+            improvedList.removeAll()
             if markedList.isEmpty { break }
         }
-        for r in routeList { routeQueue[r.index] = .none }
-        routeList.removeAll(keepingCapacity: true)
-        for s in markedList { marked[s.index] = false }
-        markedList.removeAll(keepingCapacity: true)
+        for j in 0..<routeList.count { routeQueue[routeList[j]] = .none }
+        routeList.removeAll()
+        for m in 0..<markedList.count { marked[markedList[m]] = false }
+        markedList.removeAll()
         return results
     }
 
@@ -712,7 +740,7 @@ struct Search {
         let r = route.index
         var q = routeQueue[r]
         if q.start == .noPosition {
-            routeList.append(route); q = Queued(start: pos, last: pos, days: days)
+            routeList.append(r); q = Queued(start: pos, last: pos, days: days)
         } else {
             if forward ? pos < q.start : pos > q.start { q.start = pos }
             if forward ? pos > q.last : pos < q.last { q.last = pos }
@@ -738,7 +766,7 @@ struct Search {
         ready[i] = v
         Search.lower(readyAtMost, i, v, end: at(rounds, s))
         change[i] = Change(from: from, foot: foot)
-        if !marked[s] { marked[s] = true; markedList.append(StopIndex(s)) }
+        if !marked[s] { marked[s] = true; markedList.append(s) }
     }
 
     /// Scans route `r` with the trips of service day `day`, from position `from`, boarding
@@ -801,7 +829,7 @@ struct Search {
                         Search.lower(arrivedAtMost, i, v, end: at(rounds, stop))
                         ride[i] = Ride(route: RouteIndex(r), trip: Int32(truncatingIfNeeded: run), day: Int32(truncatingIfNeeded: day),
                                        board: RoutePosition(boarded), alight: RoutePosition(pos))
-                        if !improved[stop] { improved[stop] = true; improvedList.append(StopIndex(stop)) }
+                        if !improved[stop] { improved[stop] = true; improvedList.append(stop) }
                     }
                 }
             }
