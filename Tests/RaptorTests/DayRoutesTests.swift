@@ -25,13 +25,13 @@ import TransitTesting
         var onePace = 0, runs = 0
         for s in 0..<tt.stopCount {
             let hops = Int(running.predecessorOffsets[s])..<Int(running.predecessorOffsets[s + 1])
-            for i in Int(running.stopOffsets[s])..<Int(running.stopOffsets[s + 1]) where running.position[i].raw > 0 {
-                let r = running.route[i].index, pos = running.position[i].index
+            for i in Int(running.stopOffsets[s])..<Int(running.stopOffsets[s + 1]) where running.entries[i].position.raw > 0 {
+                let r = running.entries[i].route.index, pos = running.entries[i].position.index
                 let before = tt.routeStops[Int(tt.routeStopOffsets[r]) + pos - 1]
                 let h = try #require(hops.first { running.predecessor[$0] == before })
                 let trips = Int(tt.routeTripOffsets[r])..<Int(tt.routeTripOffsets[r + 1])
                 if Set(trips.map { tt.runTimes[$0].row }).count == 1 { onePace += 1 }
-                for (k, day) in days.enumerated() where running.dayMasks[i] & (1 << UInt8(k)) != 0 {
+                for (k, day) in days.enumerated() where running.entries[i].days & (1 << UInt8(k)) != 0 {
                     let base = tt.dayBase[Int(tt.routeTimeZone[r]) * tt.dayCount + day] - running.origin
                     for j in 0..<trips.count {
                         runs += 1
@@ -54,6 +54,18 @@ import TransitTesting
             #expect(got == expected[h], "\(feed): hop \(h)")
             if let lo = expected[h].keys.min(), let hi = expected[h].keys.max() {
                 #expect(first == lo && count == Int(hi - lo) + 1, "\(feed): hop \(h)'s hours")
+            }
+        }
+        // Narrowed to a set of hours (what a range search's bounds read), asked for twice
+        // (the second from the windows kept), and past the windows kept and back.
+        let hours = expected.flatMap(\.keys)
+        let (low, high) = (hours.min() ?? 0, hours.max() ?? 0)
+        let windows = stride(from: low - 1, through: high + 1, by: 3).map { $0...($0 + 4) } + [high...(high + 8), (low - 5)...(low - 1)]
+        for _ in 0..<2 {
+            for w in windows + windows.reversed() + stride(from: low, through: low + Int32(DayRoutes.keptWindows) + 2, by: 1).map({ $0...$0 }) {
+                let got = running.hopSeconds(hours: w)
+                let want = expected.map { e in e.filter { w.contains($0.key) }.values.min() ?? DayRoutes.noRide }
+                #expect(got == want, "\(feed): hours \(w)")
             }
         }
     }
@@ -83,8 +95,7 @@ import TransitTesting
             for s in 0..<tt.stopCount {
                 let mine = Int(some.stopOffsets[s])..<Int(some.stopOffsets[s + 1]), every = Int(all.stopOffsets[s])..<Int(all.stopOffsets[s + 1])
                 if bay[tt.stopFeed[s].index] {
-                    #expect(mine.map { some.route[$0] } == every.map { all.route[$0] })
-                    #expect(mine.map { some.lastDeparture[$0] } == every.map { all.lastDeparture[$0] })
+                    #expect(mine.map { some.entries[$0] } == every.map { all.entries[$0] })
                     if !mine.isEmpty { seen[0] = true }
                 } else {
                     #expect(mine.isEmpty)
