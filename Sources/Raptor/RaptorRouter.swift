@@ -392,10 +392,38 @@ final class ScratchLease {
     deinit { pool.give(scratch) }
 }
 
+/// The timetable arrays `Search.scan` reads at every position, as pointers: a Swift
+/// array's subscript checks its bounds (its count loaded, a compare and a branch), and in
+/// the scan loop, where a dozen values compete for registers, those checks spilled other
+/// values to the stack. Valid while the timetable lives (a `Search` holds it): a
+/// `Timetable`'s arrays are `let`s, never mutated or reallocated. Bounds are still
+/// checked in debug builds (`UnsafeBufferPointer`'s subscript). (The same for the arrays
+/// read as routes are queued and changes made: no faster, not done.)
+struct TimetableView {
+    let routeStops: UnsafeBufferPointer<StopIndex>
+    let routeCanBoard: UnsafeBufferPointer<Bool>, routeCanAlight: UnsafeBufferPointer<Bool>
+    let runTimes: UnsafeBufferPointer<RunTimes>, profiles: UnsafeBufferPointer<Int32>
+
+    init(_ tt: Timetable) {
+        func pointer<T>(_ a: [T]) -> UnsafeBufferPointer<T> { a.withUnsafeBufferPointer { $0 } }
+        routeStops = pointer(tt.routeStops)
+        routeCanBoard = pointer(tt.routeCanBoard); routeCanAlight = pointer(tt.routeCanAlight)
+        runTimes = pointer(tt.runTimes); profiles = pointer(tt.profiles)
+    }
+
+    /// `Timetable.runTime`: run `t`'s time at `offset` of its row.
+    @inline(__always) func runTime(_ t: Int, _ offset: Int) -> Int32 {
+        let x = runTimes[t]
+        return x.start &+ profiles[Int(x.row) &+ offset]
+    }
+}
+
 /// One search in one direction. Times are "values": the UTC instant for a forward
 /// search, its negation for a backward one, so that smaller is always better.
 struct Search {
     let tt: Timetable
+    /// `tt`'s arrays that `scan` reads, as pointers.
+    let view: TimetableView
     let forward: Bool
     let maxRides: Int
     let start: Int64
@@ -524,6 +552,7 @@ struct Search {
     init(_ tt: Timetable, _ request: RaptorRequest, _ running: DayRoutes, _ footpaths: FootpathCosts, _ pool: ScratchPool,
          forward: Bool, maxRides: Int, time: Int64? = nil) {
         self.tt = tt
+        view = TimetableView(tt)
         self.forward = forward
         self.maxRides = maxRides
         let t = time ?? request.time
@@ -825,34 +854,50 @@ struct Search {
     /// ms and p95 2.46 -> 2.09 ms (6 alternating rounds, best of 3 passes). Not for routes
     /// with runs that skip stops (a realtime overlay's), whose runs `otherRun` picks otherwise.
     private mutating func scanRoute(_ r: Int, day: Int, from: Int, last: Int, round k: Int, bestTarget: Int64, changeBound: Int64) {
+        // One copy of the scan per direction, with `forward` a constant in each.
+        if forward {
+            scan(true, r, day: day, from: from, last: last, round: k, bestTarget: bestTarget, changeBound: changeBound)
+        } else {
+            scan(false, r, day: day, from: from, last: last, round: k, bestTarget: bestTarget, changeBound: changeBound)
+        }
+    }
+
+    /// `scanRoute` in direction `forward` (inlined at its two calls, each with a constant).
+    @inline(__always)
+    private mutating func scan(_ forward: Bool, _ r: Int, day: Int, from: Int, last: Int, round k: Int, bestTarget: Int64, changeBound: Int64) {
         let stopsStart = Int(tt.routeStopOffsets[r]), length = Int(tt.routeStopOffsets[r + 1]) - stopsStart
         let tripBase = Int(tt.routeTripOffsets[r]), nt = Int(tt.routeTripOffsets[r + 1]) - tripBase
         // A run's time at a position: `tt.runTime(tripBase + run, pos)` departs,
-        // `tt.runTime(tripBase + run, arrivalShift + pos)` arrives.
+        // `tt.runTime(tripBase + run, arrivalShift + pos)` arrives (here `tv.runTime`).
         let arrivalShift = Int(tt.routeArrivalShift[r])
         let base = tt.dayBase[Int(tt.routeTimeZone[r]) * tt.dayCount + day]
+        let profiles = view.profiles, tv = view
         // Where the route's flags of runs that skip stops start (a realtime overlay's), or -1.
         let skips = hasSkips ? tt.skipBase(r) : -1
         // The trip ridden (within the route) and where it was boarded.
         var current = Search.notBoarded, boardPos = Search.notBoarded
+        // The run ridden's times: its instant at position p is `runBase + profiles[runRow + p]`
+        // (forward: its arrivals, from `arrivalShift`; backward: its departures), read once as
+        // it is boarded rather than at every stop.
+        var runBase: Int64 = 0, runRow = 0
         // Whether the run ridden could be caught where it was boarded with the label the stop
         // had before (`before`): then it was ridden on from there with that label, and no
         // label it gets to can improve.
         var covered = false
         var pos = from
         while forward ? pos < length : pos >= 0 {
-            let stop = tt.routeStops[stopsStart + pos].index
+            let stop = tv.routeStops[stopsStart + pos].index
             // Past the last position queued this round: nothing is boarded any more, and
             // once the run ridden gets here no better than the bound, nor anywhere further.
             let beyond = forward ? pos > last : pos < last
             if beyond {
                 if current == Search.notBoarded || covered { break }
-                let here = forward ? base + Int64(tt.runTime(tripBase + current, arrivalShift + pos)) : -(base + Int64(tt.runTime(tripBase + current, pos)))
-                if here >= bestTarget { break }
+                let t = runBase &+ Int64(profiles[runRow &+ pos])
+                if (forward ? t : -t) >= bestTarget { break }
             }
             if current != Search.notBoarded && !covered {
                 // Alight (forward: arrival; backward: the real boarding, at its departure).
-                let allowed = (forward ? tt.routeCanAlight[stopsStart + pos] : tt.routeCanBoard[stopsStart + pos])
+                let allowed = (forward ? tv.routeCanAlight[stopsStart + pos] : tv.routeCanBoard[stopsStart + pos])
                     && (!filterStops || stopAllowed[stop])
                 var run = current, boarded = boardPos
                 // The run ridden skips this stop: the best other run that stops here.
@@ -860,7 +905,9 @@ struct Search {
                     (run, boarded) = otherRun(at: pos, after: run, r, from: from, round: k, base: base, skips: skips)
                 }
                 if allowed && run != Search.notBoarded {
-                    let v = forward ? base + Int64(tt.runTime(tripBase + run, arrivalShift + pos)) : -(base + Int64(tt.runTime(tripBase + run, pos)))
+                    let t = run == current ? runBase &+ Int64(profiles[runRow &+ pos])
+                        : base &+ Int64(tv.runTime(tripBase + run, (forward ? arrivalShift : 0) + pos))
+                    let v = forward ? t : -t
                     let i = at(k, stop)
                     let limit = isTarget[stop] ? bestTarget : changeBound
                     if v < limit && v < arrivedAtMost[i] && (!pruneToTarget || limit > boundsEnd || v + toTarget.at(stop) < limit)
@@ -875,7 +922,7 @@ struct Search {
                 }
             }
             if beyond || !marked[stop] { pos = forward ? pos + 1 : pos - 1; continue }
-            let canBoard = (forward ? tt.routeCanBoard[stopsStart + pos] : tt.routeCanAlight[stopsStart + pos])
+            let canBoard = (forward ? tv.routeCanBoard[stopsStart + pos] : tv.routeCanAlight[stopsStart + pos])
                 && (!filterStops || stopAllowed[stop])
             let r0 = ready[at(k - 1, stop)]
             if canBoard && r0 < Search.infinity {
@@ -885,11 +932,11 @@ struct Search {
                     // no search. (A depart-at query on bydgoszcz-2020 made 5,000 of these binary
                     // searches; with this check first, p50 0.28 -> 0.26 ms, answer 0.54 -> 0.52,
                     // `Scripts/bench-ab.sh`, 3 rounds. Backward below: the run after.)
-                    if current == Search.notBoarded || r0 <= base + Int64(tt.runTime(tripBase + current, pos))
-                        && (current == 0 || r0 <= base + Int64(tt.runTime(tripBase + current - 1, pos))) {
+                    if current == Search.notBoarded || r0 <= base + Int64(tv.runTime(tripBase + current, pos))
+                        && (current == 0 || r0 <= base + Int64(tv.runTime(tripBase + current - 1, pos))) {
                         let target = r0 - base
                         var lo = 0, hi = current == Search.notBoarded ? nt : current
-                        while lo < hi { let mid = (lo + hi) / 2; if Int64(tt.runTime(tripBase + mid, pos)) < target { lo = mid + 1 } else { hi = mid } }
+                        while lo < hi { let mid = (lo + hi) / 2; if Int64(tv.runTime(tripBase + mid, pos)) < target { lo = mid + 1 } else { hi = mid } }
                         // Trips keep their order at every stop: the first allowed one from here
                         // that stops here.
                         let limit = current == Search.notBoarded ? nt : current
@@ -899,22 +946,28 @@ struct Search {
                         // Every trip of a route runs on the same days (one service per route).
                         if lo < limit {
                             current = lo; boardPos = pos
-                            covered = skips < 0 && base + Int64(tt.runTime(tripBase + lo, pos)) >= before[stop]
+                            let x = tv.runTimes[tripBase + lo]
+                            runBase = base &+ Int64(x.start); runRow = Int(x.row) &+ arrivalShift
+                            covered = skips < 0 && base + Int64(tv.runTime(tripBase + lo, pos)) >= before[stop]
                         }
                     }
                 } else {
                     // The latest run of this day arriving at or before -r0.
-                    if current == Search.notBoarded || r0 <= -(base + Int64(tt.runTime(tripBase + current, arrivalShift + pos)))
-                        && (current + 1 >= nt || r0 <= -(base + Int64(tt.runTime(tripBase + current + 1, arrivalShift + pos)))) {
+                    if current == Search.notBoarded || r0 <= -(base + Int64(tv.runTime(tripBase + current, arrivalShift + pos)))
+                        && (current + 1 >= nt || r0 <= -(base + Int64(tv.runTime(tripBase + current + 1, arrivalShift + pos)))) {
                         let target = -r0 - base
                         let floor = current == Search.notBoarded ? 0 : current + 1
                         var lo = floor, hi = nt
-                        while lo < hi { let mid = (lo + hi) / 2; if Int64(tt.runTime(tripBase + mid, arrivalShift + pos)) <= target { lo = mid + 1 } else { hi = mid } }
+                        while lo < hi { let mid = (lo + hi) / 2; if Int64(tv.runTime(tripBase + mid, arrivalShift + pos)) <= target { lo = mid + 1 } else { hi = mid } }
                         var pick = lo - 1
                         if filterTrips || skips >= 0 {
                             while pick >= floor && (filterTrips && !tripAllowed[tripBase + pick] || skips >= 0 && tt.tripStopSkipped[skips + pick * length + pos]) { pick -= 1 }
                         }
-                        if pick >= floor { current = pick; boardPos = pos }
+                        if pick >= floor {
+                            current = pick; boardPos = pos
+                            let x = tv.runTimes[tripBase + pick]
+                            runBase = base &+ Int64(x.start); runRow = Int(x.row)
+                        }
                     }
                 }
             }
