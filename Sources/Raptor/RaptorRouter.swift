@@ -865,9 +865,10 @@ struct Search {
     /// Forward, the scan ends at position `until`: there, the caller has ridden the route
     /// this round already on a run of a day scanned before, whose times all come before
     /// those of this day's runs (the days' runs do not overlap: one day's latest departure
-    /// is at or before the other's earliest arrival). That run, boarded at or before
-    /// `until`, got to every stop from there no later than any run of this day could, so
-    /// each label a run of this day would give from there is given already or pruned. Returns
+    /// is at or before the other's earliest arrival). That run, boarded at `until` or
+    /// before, got to every stop after it no later than any run of this day could, so each
+    /// label a run of this day would give after it is given already or pruned (at `until`
+    /// itself a run of this day may still alight). Returns
     /// the position where a run was first boarded (-1: none), for the caller's next day.
     /// Why: a route queued for today and tomorrow was scanned with tomorrow's runs after
     /// today's, and those rides were almost never of use (91% of such scans wrote no label,
@@ -893,8 +894,9 @@ struct Search {
     private mutating func scan(_ forward: Bool, _ r: Int, day: Int, from: Int, last: Int, until: Int, round k: Int, bestTarget: Int64,
                                changeBound: Int64) -> Int {
         let stopsStart = Int(tt.routeStopOffsets[r]), length = Int(tt.routeStopOffsets[r + 1]) - stopsStart
-        // Forward: the positions scanned end at `until`.
-        let end = forward ? Swift.min(length, until) : length
+        // Forward: the positions scanned end at `until` (still alighting there: the run of
+        // the earlier day was boarded there and gave no label there).
+        let end = forward ? (until == Int.max ? length : Swift.min(length, until &+ 1)) : length
         // Where a run was first boarded (-1: none).
         var firstBoard = -1
         let tripBase = Int(tt.routeTripOffsets[r]), nt = Int(tt.routeTripOffsets[r + 1]) - tripBase
