@@ -878,8 +878,7 @@ struct Search {
     /// M), their time by less, as those stops' labels were in the cache from today's scan:
     /// depart-at p95 0.47 -> 0.44 ms, answers +4% queries/s (5 alternating rounds, best of 3
     /// passes); mexico-city-2018 depart-at p95 2.83 -> 2.57 ms.
-    @discardableResult
-    private mutating func scanRoute(_ r: Int, day: Int, from: Int, last: Int, until: Int = Int.max, round k: Int, bestTarget: Int64,
+    private mutating func scanRoute(_ r: Int, day: Int, from: Int, last: Int, until: Int, round k: Int, bestTarget: Int64,
                                     changeBound: Int64) -> Int {
         // One copy of the scan per direction, with `forward` a constant in each.
         if forward {
