@@ -46,4 +46,32 @@ import FeedNetwork
             }
         }
     }
+
+    /// The bounds' heap (four children a node) gives back every entry, smallest value first,
+    /// with pushes and pops interleaved as the Dijkstra search makes them, duplicates and
+    /// all: checked against a sorted list of what it holds.
+    @Test("the bounds' heap pops its entries smallest first")
+    func heapOrder() {
+        var g = SeededRandom(seed: 7)
+        for round in 0..<200 {
+            var heap = MinHeap(), held: [Int64] = []
+            #expect(heap.pop() == nil && heap.min == nil)
+            for _ in 0..<Int.random(in: 1...300, using: &g) {
+                if held.isEmpty || Int.random(in: 0..<3, using: &g) > 0 {
+                    // Small ranges repeat values; large ones spread them over the heap's levels.
+                    let v = Int64.random(in: 0...(round % 2 == 0 ? 20 : 1 << 31), using: &g)
+                    heap.push(v, StopIndex(Int(v % 1_000)))
+                    held.append(v)
+                } else {
+                    let smallest = held.min()!
+                    #expect(heap.min == smallest)
+                    let (v, stop) = heap.pop()!
+                    #expect(v == smallest && stop == StopIndex(Int(v % 1_000)))
+                    held.remove(at: held.firstIndex(of: smallest)!)
+                }
+            }
+            for expected in held.sorted() { #expect(heap.pop()?.0 == expected) }
+            #expect(heap.pop() == nil)
+        }
+    }
 }
