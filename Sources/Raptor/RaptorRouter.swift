@@ -771,7 +771,7 @@ struct Search {
                     let until = forward && !hasSkips && minArrival >= cutTime ? cut : Int.max
                     let boarded = scanRoute(r, day: day, from: from, last: last, until: until, round: k, bestTarget: bound, changeBound: changeBound)
                     if forward && !hasSkips && boarded >= 0 {
-                        if until == Int.max { cut = boarded; cutTime = maxDeparture } else { cut = boarded; cutTime = Swift.max(cutTime, maxDeparture) }
+                        cut = boarded; cutTime = until == Int.max ? maxDeparture : Swift.max(cutTime, maxDeparture)
                     }
                 }
             }

@@ -123,7 +123,6 @@ struct TimetableSourceOptions: ParsableArguments {
     /// `streets`, the streets loaded in the database (`transit import-osm`) to walk along
     /// (none with feed files).
     func loadNetwork(streets: Bool = false) throws -> TransitNetwork {
-        var graph: WalkGraph?
         let started = Date()
         var snapshot: FeedSnapshot
         if !gtfs.isEmpty {
@@ -164,7 +163,7 @@ struct TimetableSourceOptions: ParsableArguments {
         try declarePlaces(&snapshot)
         let network: TransitNetwork
         Output.progress("Timetable: \(snapshot.feedIds.joined(separator: ", ")): building from \(Output.grouped(snapshot.stopTimeCount)) stop times…")
-        do { network = try TimetableBuilder.build(snapshot, graph: graph) } catch {
+        do { network = try TimetableBuilder.build(snapshot, graph: nil) } catch {  // feed files: no streets
             Output.progress("")
             throw CLIError("cannot build the timetable: \(error)")
         }
