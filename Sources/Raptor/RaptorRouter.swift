@@ -214,6 +214,8 @@ extension RaptorRouter {
         let running = t.running
         for w in request.access {
             let s = w.stop.index
+            // (A stop may be the end of two walks: the search's label there is the shorter's.)
+            let shortest = request.access.reduce(w.seconds) { $1.stop == w.stop ? Swift.min($0, $1.seconds) : $0 }
             for i in Int(running.stopOffsets[s])..<Int(running.stopOffsets[s + 1]) {
                 let e = running.entries[i], r = e.route.index, pos = e.position.index
                 guard request.filter.routes?[r] ?? true, tt.routeCanBoard[Int(tt.routeStopOffsets[r]) + pos] else { continue }
@@ -227,7 +229,7 @@ extension RaptorRouter {
                     for j in lo..<nt where request.filter.trips?[tripBase + j] ?? true && tt.runStops(j, ofRoute: r, at: pos) {
                         let leave = base + Int64(tt.departure(route: r, position: pos, run: j)) - w.seconds
                         if leave > request.time + window { break }
-                        departures.append((leave, .init(route: e.route, days: 1 << UInt8(d), position: e.position)))
+                        departures.append((leave, .init(route: e.route, days: 1 << UInt8(d), position: e.position, walk: shortest)))
                     }
                 }
             }
@@ -266,7 +268,9 @@ extension RaptorRouter {
 /// A departure time from the origin in a range search, with the routes that have a run
 /// leaving then from an access stop (at that walk's end), and the stop's position on it.
 struct RangeDeparture {
-    struct Boarding { var route: RouteIndex, days: UInt8, position: RoutePosition }
+    /// `walk`: the shortest access walk to the stop (the search's round-0 label there is the
+    /// departure time plus it).
+    struct Boarding { var route: RouteIndex, days: UInt8, position: RoutePosition, walk: Int64 }
     var time: Int64
     var boardings: [Boarding]
 }
@@ -687,10 +691,8 @@ struct Search {
         let limit = Swift.min(targetBest[0], targetBest[1])
         guard !hasSkips, limit <= boundsEnd else { return false }
         for b in d.boardings {
-            let r = b.route.index, stop = tt.routeStops[Int(tt.routeStopOffsets[r]) + b.position.index].index
-            var walk = Int64.max
-            for w in sources where w.stop.index == stop { walk = Swift.min(walk, w.seconds) }
-            if walk == Int64.max || d.time &+ walk &+ toTarget.at(stop) < limit { return false }
+            let stop = tt.routeStops[Int(tt.routeStopOffsets[b.route.index]) + b.position.index].index
+            if d.time &+ b.walk &+ toTarget.at(stop) < limit { return false }
         }
         return true
     }
