@@ -218,32 +218,21 @@ public final class DayRoutes: Sendable {
     /// (bydgoszcz-2020, 1,000 full answers; with this, range p50 0.565 -> 0.540 ms, 6
     /// alternating rounds, best of 3 passes).
     public func hopSeconds(hours: ClosedRange<Int32>) -> [UInt16] {
-        let hit = windows.withLock { list -> [UInt16]? in
-            guard let i = list.firstIndex(where: { $0.hours == hours }) else { return nil }
-            if i > 0 { list.insert(list.remove(at: i), at: 0) }
-            return list[0].seconds
-        }
-        if let hit { return hit }
-        var seconds = [UInt16](repeating: Self.noRide, count: predecessor.count)
-        for h in 0..<predecessor.count {
-            let first = hopFirstHour[h], offset = Int(hopHourOffsets[h]), count = Int32(Int(hopHourOffsets[h + 1]) - offset)
-            var b = Swift.max(hours.lowerBound, first)
-            while b <= hours.upperBound && b < first + count { seconds[h] = Swift.min(seconds[h], hopHourSeconds[offset + Int(b - first)]); b += 1 }
-        }
-        windows.withLock { list in
-            if !list.contains(where: { $0.hours == hours }) {
-                list.insert(HopWindow(hours: hours, seconds: seconds), at: 0)
-                if list.count > Self.keptWindows { list.removeLast() }
+        windows.get(hours) {
+            var seconds = [UInt16](repeating: Self.noRide, count: predecessor.count)
+            for h in 0..<predecessor.count {
+                let first = hopFirstHour[h], offset = Int(hopHourOffsets[h]), count = Int32(Int(hopHourOffsets[h + 1]) - offset)
+                var b = Swift.max(hours.lowerBound, first)
+                while b <= hours.upperBound && b < first + count { seconds[h] = Swift.min(seconds[h], hopHourSeconds[offset + Int(b - first)]); b += 1 }
             }
+            return seconds
         }
-        return seconds
     }
 
     /// The sets of hours `hopSeconds` keeps: a day's worth of range searches (a window and
     /// the hours after it) at any hour.
     public static let keptWindows = 24
-    private struct HopWindow { let hours: ClosedRange<Int32>; let seconds: [UInt16] }
-    private let windows = Mutex<[HopWindow]>([])
+    private let windows = RecentlyUsed<ClosedRange<Int32>, [UInt16]>(capacity: keptWindows)
 }
 
 /// The routes running on `days` in the feeds of `regions` (`FeedRegions`; ascending).
@@ -296,42 +285,67 @@ struct FeedRegions: Sendable {
 public final class DerivedTables: Sendable {
     /// (The key is made only from `Hashable & Sendable` keys; AnyHashable itself is not
     /// marked Sendable.)
-    private struct Entry: @unchecked Sendable { let key: AnyHashable, value: any Sendable }
-    private let entries = Mutex<[Entry]>([])
+    private struct Key: @unchecked Sendable, Equatable { let key: AnyHashable }
+    private let entries: RecentlyUsed<Key, any Sendable>
     /// Entries kept, of all kinds together (the least recently used goes first).
-    public let capacity: Int
+    public var capacity: Int { entries.capacity }
 
-    public init(capacity: Int = 8) { self.capacity = capacity }
+    public init(capacity: Int = 8) { entries = RecentlyUsed(capacity: capacity) }
 
     /// Takes `other`'s entries, most recently used first, each as `remake` makes it for this
     /// table's timetable (nil: left out): a new router starts with the tables that requests
     /// use now rather than making them on its first requests.
     func adopt(from other: DerivedTables, _ remake: (AnyHashable, any Sendable) -> (any Sendable)?) {
-        let taken = other.entries.withLock { $0 }
-        let made = taken.compactMap { e in remake(e.key, e.value).map { Entry(key: e.key, value: $0) } }
-        entries.withLock { list in
-            for e in made where !list.contains(where: { $0.key == e.key }) { list.append(e) }
-            if list.count > capacity { list.removeLast(list.count - capacity) }
-        }
+        let made = other.entries.all().compactMap { e in remake(e.key.key, e.value).map { (e.key, $0) } }
+        entries.append(made)
     }
 
     /// The value for `key`, made by `make` when it is not kept (outside the lock: two
     /// callers may both make it; one is kept).
-    public func get<Key: Hashable & Sendable, Value: Sendable>(_ key: Key, make: () -> Value) -> Value {
-        let k = AnyHashable(key)
-        let hit: Value? = entries.withLock { list in
-            guard let i = list.firstIndex(where: { $0.key == k }), let v = list[i].value as? Value else { return nil }
+    public func get<K: Hashable & Sendable, Value: Sendable>(_ key: K, make: () -> Value) -> Value {
+        // (Keys of different types are never equal, so the value kept is a `Value`.)
+        entries.get(Key(key: AnyHashable(key)), make: make) as? Value ?? make()
+    }
+}
+
+/// A few values kept by key behind a lock, the most recently used first; the least
+/// recently used goes when there are more than `capacity` (`DerivedTables`, and
+/// `DayRoutes.hopSeconds`' sets of hours). A short list, searched from the front: the few
+/// keys a live service's requests share.
+final class RecentlyUsed<Key: Equatable & Sendable, Value: Sendable>: Sendable {
+    private let list = Mutex<[(key: Key, value: Value)]>([])
+    let capacity: Int
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    /// The value for `key`, made by `make` when it is not kept (outside the lock: two
+    /// callers may both make it; the first kept stays).
+    func get(_ key: Key, make: () -> Value) -> Value {
+        let hit: Value? = list.withLock { list in
+            guard let i = list.firstIndex(where: { $0.key == key }) else { return nil }
             if i > 0 { list.insert(list.remove(at: i), at: 0) }
-            return v
+            return list[0].value
         }
         if let hit { return hit }
         let made = make()
-        entries.withLock { list in
-            if !list.contains(where: { $0.key == k }) {
-                list.insert(Entry(key: k, value: made), at: 0)
+        list.withLock { list in
+            if !list.contains(where: { $0.key == key }) {
+                list.insert((key, made), at: 0)
                 if list.count > capacity { list.removeLast() }
             }
         }
         return made
+    }
+
+    /// Every kept entry, the most recently used first.
+    func all() -> [(key: Key, value: Value)] { list.withLock { $0 } }
+
+    /// Keeps `entries` after those kept already (those with a key kept already left out),
+    /// as far as the capacity goes.
+    func append(_ entries: [(Key, Value)]) {
+        list.withLock { list in
+            for e in entries where !list.contains(where: { $0.key == e.0 }) { list.append((e.0, e.1)) }
+            if list.count > capacity { list.removeLast(list.count - capacity) }
+        }
     }
 }
