@@ -2,9 +2,10 @@
 # The Trip-Based experiment (issue 24, eleventh session): Trip-Based routing's transfers
 # made and reduced for a feed's busiest day, and its earliest-arrival and profile (range)
 # queries timed against this router's on the same 1,000 seeded requests (stop areas: a
-# stop and those within 500 m; the busiest day's trips only), their answers compared. Not part of the service: docs/experiments/trip-based.patch applied to the
-# commit it was written against, in a temporary copy, built there (release; about 8
-# minutes from nothing). See "Routing speed" in the README for what it measured.
+# stop and those within 500 m; the busiest day's trips only), their answers compared.
+# Not part of the service: docs/experiments/trip-based.patch applied to the commit it was
+# written against, in a temporary copy, built there (release; about 8 minutes from
+# nothing). See "Routing speed" in the README for what it measured.
 #
 #   Scripts/experiment-trip-based.sh [FEED.zip] [--unchecked]
 #     --unchecked: built with -Ounchecked and -enforce-exclusivity=unchecked, both the
