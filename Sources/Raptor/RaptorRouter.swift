@@ -450,6 +450,10 @@ struct Search {
     let hasSkips: Bool
     /// `toTarget` holds for journeys arriving before this (a bound that is not: no pruning).
     var boundsEnd = Search.infinity
+    /// Whether the lower bounds prune the labels that must beat `limit` (the destination's
+    /// best they are checked against): the bounds are in use and hold for journeys
+    /// arriving before `limit`.
+    @inline(__always) func bounded(_ limit: Int64) -> Bool { pruneToTarget && limit <= boundsEnd }
 
     /// The labels of a finished search the other way with the same request (`reached`), when
     /// this one looks for the other end of a journey it found (the model's latest departure
@@ -687,9 +691,9 @@ struct Search {
     /// rounds, best of 3 passes); they were cheap already (their runs' scans end at the
     /// first stop, `pruneBeyond`).
     private func fruitless(_ d: RangeDeparture) -> Bool {
-        guard pruneToTarget, maxRides >= 1 else { return false }
+        guard maxRides >= 1, !hasSkips else { return false }
         let limit = Swift.min(targetBest[0], targetBest[1])
-        guard !hasSkips, limit <= boundsEnd else { return false }
+        guard bounded(limit) else { return false }
         for b in d.boardings {
             let stop = tt.routeStops[Int(tt.routeStopOffsets[b.route.index]) + b.position.index].index
             if d.time &+ b.walk &+ toTarget.at(stop) < limit { return false }
@@ -730,7 +734,7 @@ struct Search {
             let changeBound = k < maxRides ? min(bound, targetBest[k + 1]) : Int64.min
             // The lower bounds this round prunes with are those below `bound - start` (every
             // label is at or after `start`): settled now, as far as that.
-            if pruneToTarget && bound <= boundsEnd { toTarget.settle(below: bound - start) }
+            if bounded(bound) { toTarget.settle(below: bound - start) }
             // Routes through stops improved in the previous round, from their first such stop
             // (round 1 of a range's departure: `firstRoutes`, collected above).
             if k > 1 || firstRoutes == nil { routeList.removeAll() }
@@ -792,7 +796,7 @@ struct Search {
             }
             // Changes: at the stop itself, or along one footpath.
             let nextBound = min(targetBest[k], targetBest[min(k + 1, maxRides)])
-            if pruneToTarget && nextBound <= boundsEnd { toTarget.settle(below: nextBound - start) }
+            if bounded(nextBound) { toTarget.settle(below: nextBound - start) }
             for m in 0..<improvedList.count {
                 let s = improvedList[m], stop = StopIndex(s)
                 improved[s] = false
@@ -850,7 +854,7 @@ struct Search {
     private mutating func relax(_ s: Int, _ v: Int64, round k: Int, from: StopIndex, foot: Int32, bestTarget: Int64) {
         // Pruned when no better than with fewer rides, or than the destination already is.
         let i = at(k, s)
-        guard v < bestTarget, v < readyAtMost[i], !pruneToTarget || bestTarget > boundsEnd || v + toTarget.at(s) < bestTarget,
+        guard v < bestTarget, v < readyAtMost[i], !bounded(bestTarget) || v + toTarget.at(s) < bestTarget,
               !outside(s, v) else { return }
         touch(s)
         if !marked[s] { before[s] = readyAtMost[i]; marked[s] = true; markedList.append(s) }
@@ -960,7 +964,7 @@ struct Search {
         // answers: 17.9 M -> 16.5 M), answers +1.6% queries/s (4 alternating rounds, best of
         // 3 passes). (Marking the run pruned at such a stop before `last` too, to skip its
         // label checks up to there: no faster.)
-        let pruneBeyond = pruneToTarget && bestTarget <= boundsEnd && skips < 0
+        let pruneBeyond = bounded(bestTarget) && skips < 0
         var pos = from
         while forward ? pos < end : pos >= 0 {
             let stop = tv.routeStops[stopsStart + pos].index
@@ -990,7 +994,7 @@ struct Search {
                     let v = forward ? t : -t
                     let i = at(k, stop)
                     let limit = isTarget[stop] ? bestTarget : changeBound
-                    if v < limit && v < arrivedAtMost[i] && (!pruneToTarget || limit > boundsEnd || v + toTarget.at(stop) < limit)
+                    if v < limit && v < arrivedAtMost[i] && (!bounded(limit) || v + toTarget.at(stop) < limit)
                         && !outside(stop, v) {
                         touch(stop)
                         arrived[i] = v
